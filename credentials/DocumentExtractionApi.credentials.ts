@@ -1,0 +1,92 @@
+import type {
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestOptions,
+	INodeProperties,
+	Icon,
+} from 'n8n-workflow';
+
+import { API_PREFIX, apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from '../nodes/shared/connection';
+
+export class DocumentExtractionApi implements ICredentialType {
+	name = 'documentExtractionApi';
+
+	displayName = 'Document Extraction API';
+
+	icon: Icon = { light: 'file:../icons/documentExtraction.svg', dark: 'file:../icons/documentExtraction.dark.svg' };
+
+	documentationUrl = 'https://github.com/document-extraction/n8n-nodes-document-extraction#credentials';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'API Key',
+			name: 'apiKey',
+			type: 'string',
+			typeOptions: { password: true },
+			required: true,
+			default: '',
+			description: 'Create a key in the API section of your account. It looks like <prefix>_<secret>.',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			required: true,
+			default: '',
+			placeholder: 'https://api.example.com',
+			description:
+				'Address of the extraction service, without /api/v1 (a pasted /api/v1 or trailing slash is ignored). For the local sandbox: http://127.0.0.1:4010.',
+		},
+	];
+
+	/**
+	 * A function rather than a generic header block: it is the one place every request passes
+	 * before the key is attached, so it refuses keys that cannot work and refuses to send the key
+	 * over plain http to another machine — for node requests and the credential test alike.
+	 */
+	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
+		const keyProblem = apiKeyProblem(credentials.apiKey);
+		if (keyProblem) throw new Error(keyProblem);
+		if (requestOptions.baseURL !== undefined) requestOptions.baseURL = normaliseBaseUrl(requestOptions.baseURL);
+		const target = requestOptions.baseURL ? requestOptions.baseURL + requestOptions.url : requestOptions.url;
+		const urlProblem = baseUrlProblem(originOf(target));
+		if (urlProblem) throw new Error(urlProblem);
+		requestOptions.headers = { ...requestOptions.headers, 'X-API-Key': credentials.apiKey as string };
+		return requestOptions;
+	}
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL: '={{$credentials.baseUrl}}',
+			url: `${API_PREFIX}/scanners`,
+			method: 'GET',
+		},
+		rules: [
+			{
+				type: 'responseCode',
+				properties: {
+					value: 401,
+					message:
+						'The service refused the API key (401). Copy the key again from the API section of your account; a regenerated key replaces the old one at once.',
+				},
+			},
+			{
+				type: 'responseCode',
+				properties: {
+					value: 403,
+					message:
+						'The service does not know this address (403 "Missing Authentication Token"). Check the Base URL: it is the address of the service, e.g. https://api.example.com.',
+				},
+			},
+		],
+	};
+}
+
+function originOf(url: string | undefined): string {
+	try {
+		return new URL(url ?? '').origin;
+	} catch {
+		return url ?? '';
+	}
+}

@@ -1,0 +1,45 @@
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import * as document from './actions/document';
+import { router } from './actions/router';
+import * as template from './actions/template';
+import { searchTemplates } from './methods/listSearch';
+
+export class DocumentExtraction implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Document Extraction',
+		name: 'documentExtraction',
+		icon: { light: 'file:../../icons/documentExtraction.svg', dark: 'file:../../icons/documentExtraction.dark.svg' },
+		group: ['transform'],
+		version: 1,
+		subtitle: '={{ $parameter["operation"] + ": " + $parameter["resource"] }}',
+		description: 'Extract structured data (fields and table rows) from PDF, JPEG and PNG documents such as invoices, receipts and bank statements',
+		defaults: { name: 'Document Extraction' },
+		usableAsTool: true,
+		inputs: [NodeConnectionTypes.Main],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'documentExtractionApi', required: true }],
+		properties: [
+			{
+				displayName: 'Resource',
+				name: 'resource',
+				type: 'options',
+				noDataExpression: true,
+				options: [
+					{ name: 'Document', value: 'document', description: 'Extract data from documents and read results' },
+					{ name: 'Template', value: 'template', description: 'Manage the templates (the service calls them scanners) that define which fields to extract' },
+				],
+				default: 'document',
+			},
+			...document.description,
+			...template.description,
+		],
+	};
+
+	methods = { listSearch: { searchTemplates } };
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return await router.call(this);
+	}
+}

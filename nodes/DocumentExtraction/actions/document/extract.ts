@@ -1,0 +1,177 @@
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { getResult, uploadDocument } from '../../../shared/api';
+import { rateBudgetOf } from '../../../shared/transport';
+import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
+import type { ItemSink } from '../../../shared/itemSink';
+import { pollResults, type PollTarget } from '../../../shared/scheduler';
+import { settleResult } from '../../../shared/settleResult';
+import { waitFor } from '../../../shared/wait';
+import { readUploadFile } from './file';
+
+/** Spec 4.4: typical 3-20 s, a long bank statement about 2 minutes, "give up after a few minutes". */
+const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
+
+/** Parameters both extract operations show, below their own. */
+export function extractProperties(operation: string): INodeProperties[] {
+	const show = { show: { resource: ['document'], operation: [operation] } };
+	const showWhenWaiting = { show: { ...show.show, waitForResult: [true] } };
+	return [
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: show,
+			hint: 'The name of the input binary field that holds the PDF, JPEG or PNG file',
+			description: 'Email triggers name their attachments attachment_0, attachment_1 and so on',
+		},
+		{
+			displayName: 'Wait for Result',
+			name: 'waitForResult',
+			type: 'boolean',
+			default: true,
+			displayOptions: show,
+			description:
+				'Whether to wait until the document is processed (usually 3-20 seconds) and output the extracted data. Turn off to output the upload receipt (result ID, pages reserved) at once and read the result later with "Get Result" or the Document Extraction Poller node.',
+		},
+		...outputProperties(showWhenWaiting),
+		{
+			displayName: 'Options',
+			name: 'options',
+			type: 'collection',
+			placeholder: 'Add Option',
+			default: {},
+			displayOptions: show,
+			options: [
+				{
+					displayName: 'File Name',
+					name: 'fileName',
+					type: 'string',
+					default: '',
+					description: 'Name sent with the file instead of the binary field\'s own file name',
+				},
+				{
+					displayName: 'Include Input Binary',
+					name: 'includeBinary',
+					type: 'boolean',
+					default: false,
+					description: 'Whether to pass the input file through to the output items, e.g. to archive the original next to its data',
+				},
+				{
+					displayName: 'On Timeout',
+					name: 'onTimeout',
+					type: 'options',
+					default: 'fail',
+					displayOptions: { show: { '/waitForResult': [true] } },
+					options: [
+						{ name: 'Fail the Item', value: 'fail', description: 'Stop with an error (or an error item when "On Error" continues)' },
+						{
+							name: 'Output the Pending Result',
+							value: 'emitPending',
+							description: 'Output the result ID and status, so "Get Result" or the Document Extraction Poller can pick it up later',
+						},
+					],
+					description: 'What to do when the document is not processed within the wait timeout',
+				},
+				{
+					displayName: 'Wait Timeout (Seconds)',
+					name: 'waitTimeout',
+					type: 'number',
+					default: DEFAULT_WAIT_TIMEOUT_SECONDS,
+					typeOptions: { minValue: 5 },
+					displayOptions: { show: { '/waitForResult': [true] } },
+					description: 'How long to wait for each document. A long bank statement can take about 2 minutes.',
+				},
+				...outputOptionsCollection({ show: { '/waitForResult': [true] } }),
+			],
+		},
+	];
+}
+
+interface Pending extends PollTarget {
+	binary?: IBinaryKeyData;
+}
+
+/**
+ * Uploads every item first, then waits for all their results together, so n documents take about
+ * as long as the slowest one instead of the sum of all. Each upload is sent once: retries inside
+ * the transport happen only on answers that prove the service did not take it.
+ */
+export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: (itemIndex: number) => string | undefined): Promise<void> {
+	const items = ctx.getInputData();
+	const pending: Pending[] = [];
+	let timeoutMs = DEFAULT_WAIT_TIMEOUT_SECONDS * 1000;
+
+	for (let i = 0; i < items.length; i++) {
+		try {
+			const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+			const binary = options.includeBinary ? items[i].binary : undefined;
+			const file = await readUploadFile(ctx, i, ctx.getNodeParameter('binaryPropertyName', i) as string, String(options.fileName ?? ''));
+			const accepted = await uploadDocument(ctx, file, scannerIdFor(i), i);
+			if (!(ctx.getNodeParameter('waitForResult', i, true) as boolean)) {
+				sink.emit(i, [accepted as IDataObject], 0, binary);
+				continue;
+			}
+			timeoutMs = Number(options.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
+			const queuedAt = Date.parse(accepted.queued_at ?? '');
+			pending.push({
+				id: i,
+				resultId: accepted.result_id,
+				pages: accepted.tokens_required ?? undefined,
+				queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
+				binary,
+			});
+		} catch (error) {
+			sink.fail(i, error);
+		}
+	}
+	if (pending.length === 0) return;
+
+	const itemOfResult = new Map(pending.map((target) => [target.resultId, target.id]));
+	await pollResults(
+		pending,
+		{
+			timeoutMs,
+			onOutcome: (target, outcome) => {
+				const { id: i, binary } = target as Pending;
+				const outputOptions = readOutputOptions(ctx, i);
+				switch (outcome.kind) {
+					case 'settled':
+					case 'unknown-status':
+						settleResult(ctx, sink, i, outcome.result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' }, binary);
+						return;
+					case 'failed':
+						sink.fail(i, outcome.error);
+						return;
+					case 'timeout': {
+						const status = outcome.result?.status ?? 'queued';
+						const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+						if (options.onTimeout === 'emitPending') {
+							sink.emit(i, [{ result_id: target.resultId, status, pending: true }], 0, binary);
+							return;
+						}
+						sink.fail(
+							i,
+							new NodeOperationError(ctx.getNode(), `Item ${i + 1}: the document was not processed within ${timeoutMs / 1000} seconds (status "${status}")`, {
+								itemIndex: i,
+								description: `Result ID ${target.resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
+							}),
+							0,
+							{ result_id: target.resultId, status },
+						);
+					}
+				}
+			},
+		},
+		{
+			readResult: async (resultId) => await getResult(ctx, resultId, itemOfResult.get(resultId)),
+			budget: await rateBudgetOf(ctx),
+			now: () => Date.now(),
+			wait: waitFor,
+			signal: ctx.getExecutionCancelSignal(),
+		},
+	);
+}

@@ -1,0 +1,11 @@
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { ItemSink } from '../../../shared/itemSink';
+import { extractDocuments, extractProperties } from './extract';
+
+export const description: INodeProperties[] = extractProperties('extract');
+
+/** POST /process: the service picks the best-matching template of the account (spec 4.2). */
+export async function executeAll(this: IExecuteFunctions, sink: ItemSink): Promise<void> {
+	await extractDocuments(this, sink, () => undefined);
+}

@@ -1,0 +1,52 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { getResult } from '../../../shared/api';
+import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
+import type { ItemSink } from '../../../shared/itemSink';
+import { checkResultId } from '../../../shared/preflight';
+import { settleResult } from '../../../shared/settleResult';
+
+const show = { show: { resource: ['document'], operation: ['getResult'] } };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Result ID',
+		name: 'resultId',
+		type: 'string',
+		default: '={{ $json.result_id }}',
+		required: true,
+		displayOptions: show,
+		description: 'The result_id returned by an extract operation that did not wait (a UUID)',
+	},
+	...outputProperties(show),
+	{
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		displayOptions: show,
+		options: outputOptionsCollection(),
+	},
+];
+
+/**
+ * GET /results/{id} once (spec 4.4). A finished document is mapped like an extraction; one still
+ * queued or processing is output with its status, so a workflow can loop through a Wait node.
+ */
+export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
+	const checked = checkResultId(this.getNodeParameter('resultId', itemIndex, ''));
+	if (!checked.ok) {
+		throw new NodeOperationError(this.getNode(), `Item ${itemIndex + 1}: ${checked.message}`, {
+			itemIndex,
+			description: `${checked.description}. Nothing was sent to the service.`,
+		});
+	}
+	const result = await getResult(this, checked.id, itemIndex);
+	if (result.status === 'queued' || result.status === 'processing') {
+		sink.emit(itemIndex, [{ result_id: result.result_id, status: result.status, pending: true } as IDataObject]);
+		return;
+	}
+	settleResult(this, sink, itemIndex, result, readOutputOptions(this, itemIndex), { done: 0, rejected: 'fail', error: 'fail' });
+}

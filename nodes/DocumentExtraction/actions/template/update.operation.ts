@@ -1,0 +1,62 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { updateScanner } from '../../../shared/api';
+import type { ItemSink } from '../../../shared/itemSink';
+import { templateFieldsProperties } from './fields.description';
+import { readFields, validatedBody } from './definition';
+import { templateIdOf, templateLocator } from './locator';
+
+const show = { show: { resource: ['template'], operation: ['update'] } };
+
+export const description: INodeProperties[] = [
+	templateLocator(show, 'The template to change'),
+	{
+		displayName: 'Replace Fields',
+		name: 'replaceFields',
+		type: 'boolean',
+		default: false,
+		displayOptions: show,
+		description:
+			'Whether to send a new list of fields. Warning: the new list REPLACES all existing fields of the template (the service does not merge). Documents already processed keep their data.',
+	},
+	...templateFieldsProperties({ show: { ...show.show, replaceFields: [true] } }),
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		displayOptions: show,
+		options: [
+			{
+				displayName: 'Description',
+				name: 'description',
+				type: 'string',
+				default: '',
+				typeOptions: { rows: 2 },
+				description: 'New description (up to 2,000 characters)',
+			},
+			{
+				displayName: 'Name',
+				name: 'name',
+				type: 'string',
+				default: '',
+				description: 'New name (up to 200 characters)',
+			},
+		],
+	},
+];
+
+/** PATCH /scanners/{id} (spec 4.8): only what the user set is sent. */
+export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
+	const input: IDataObject = { ...(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) };
+	if (this.getNodeParameter('replaceFields', itemIndex, false) as boolean) {
+		input.fields = readFields(this, itemIndex, {
+			fieldsDefinedAs: this.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
+			fieldsUi: this.getNodeParameter('fieldsUi', itemIndex, {}),
+			fieldsJson: this.getNodeParameter('fieldsJson', itemIndex, ''),
+		} as IDataObject) as IDataObject[];
+	}
+	const updated = await updateScanner(this, templateIdOf(this, itemIndex), validatedBody(this, itemIndex, input, 'update'), itemIndex);
+	sink.emit(itemIndex, [updated as IDataObject]);
+}

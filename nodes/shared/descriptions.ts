@@ -1,0 +1,138 @@
+import { NodeOperationError, type IDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+
+import { OUTPUT_MODES, type OutputMode, type OutputOptions } from './output';
+
+/**
+ * The output parameters both nodes show, and the one reader of them. Parameter names are part of
+ * saved workflows: keep them stable.
+ */
+export const OUTPUT_PARAMETER_NAMES = {
+	output: 'output',
+	tableField: 'tableField',
+	/** The node's own Options collection, which holds the items of `outputOptionsCollection()`. */
+	options: 'options',
+	includeConfidence: 'includeConfidence',
+	includeSourceFragments: 'includeSourceFragments',
+	reviewThreshold: 'reviewThreshold',
+} as const;
+
+const names = OUTPUT_PARAMETER_NAMES;
+
+/** Output and Table Field, shown where `displayOptions` says (e.g. the extract operations). */
+export function outputProperties(displayOptions?: IDisplayOptions): INodeProperties[] {
+	return [
+		{
+			displayName: 'Output',
+			name: names.output,
+			type: 'options',
+			options: [
+				{
+					name: 'Fields',
+					value: 'fields',
+					description:
+						'One item per document: each extracted field as its own key (tables as lists of rows), plus an _extraction object with the result ID, template, file, confidence and pages used',
+				},
+				{
+					name: 'One Item per Table Row',
+					value: 'tableRows',
+					description:
+						'One flat item per row of a table field (e.g. invoice lines), with the document fields repeated on each row: ready for a spreadsheet',
+				},
+				{
+					name: 'Raw',
+					value: 'raw',
+					description: 'The result exactly as the service returns it',
+				},
+			],
+			default: 'fields',
+			description: 'How to turn each extracted document into output items',
+			...(displayOptions ? { displayOptions } : {}),
+		},
+		{
+			displayName: 'Table Field',
+			name: names.tableField,
+			type: 'string',
+			default: '',
+			placeholder: 'e.g. line_items',
+			description:
+				'Name of the table field whose rows become items. Leave empty to use the first table field of the result. A document without rows gives one item with row_number empty.',
+			displayOptions: mergeDisplayOptions({ show: { [names.output]: ['tableRows'] } }, displayOptions),
+		},
+	];
+}
+
+/**
+ * Items for the node's own Options collection (which must be named `options`), in alphabetical
+ * order as n8n lists them. `displayOptions` (root paths start with '/') is added to each item.
+ */
+export function outputOptionsCollection(displayOptions?: IDisplayOptions): INodeProperties[] {
+	const output = `/${names.output}`;
+	const withDisplay = (own: IDisplayOptions): IDisplayOptions => mergeDisplayOptions(own, displayOptions);
+	return [
+		{
+			displayName: 'Include Confidence',
+			name: names.includeConfidence,
+			type: 'boolean',
+			default: false,
+			description:
+				"Whether to add _confidence: how sure the service is of each field, from 0 to 1 (with One Item per Table Row: the table field's confidence)",
+			displayOptions: withDisplay({ hide: { [output]: ['raw'] } }),
+		},
+		{
+			displayName: 'Include Source Text',
+			name: names.includeSourceFragments,
+			type: 'boolean',
+			default: false,
+			description: 'Whether to add _source: the text on the document each field was read from (Fields output only)',
+			displayOptions: withDisplay({ show: { [output]: ['fields'] } }),
+		},
+		{
+			displayName: 'Review Threshold',
+			name: names.reviewThreshold,
+			type: 'number',
+			typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
+			default: 0,
+			description:
+				'Fields with a confidence below this value (from 0 to 1, e.g. 0.8), and required fields left empty, are listed in _needs_review and counted in _needs_review_count, so an IF node can route documents to a person. 0 turns this off.',
+			displayOptions: withDisplay({ hide: { [output]: ['raw'] } }),
+		},
+	];
+}
+
+/** Both sets of conditions must hold: show and hide entries are combined key by key. */
+function mergeDisplayOptions(own: IDisplayOptions, extra: IDisplayOptions | undefined): IDisplayOptions {
+	if (!extra) return own;
+	const merged: IDisplayOptions = { ...extra, ...own };
+	if (own.show || extra.show) merged.show = { ...extra.show, ...own.show };
+	if (own.hide || extra.hide) merged.hide = { ...extra.hide, ...own.hide };
+	return merged;
+}
+
+type ParameterReader = Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>;
+
+/** The output settings of one item, checked (expressions can produce anything). */
+export function readOutputOptions(ctx: ParameterReader, itemIndex: number): OutputOptions {
+	const mode = ctx.getNodeParameter(names.output, itemIndex, 'fields') as OutputMode;
+	if (!OUTPUT_MODES.includes(mode)) {
+		throw new NodeOperationError(ctx.getNode(), `Unknown Output "${String(mode)}"`, {
+			itemIndex,
+			description: `Choose one of: ${OUTPUT_MODES.join(', ')}`,
+		});
+	}
+	const option = (name: string, fallback: unknown) => ctx.getNodeParameter(`${names.options}.${name}`, itemIndex, fallback);
+	const threshold = Number(option(names.reviewThreshold, 0) ?? 0);
+	if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
+		throw new NodeOperationError(ctx.getNode(), `Review Threshold must be between 0 and 1, not ${String(threshold)}`, {
+			itemIndex,
+			description: 'For example 0.8 lists the fields the service is less than 80% sure of; 0 turns the review off',
+		});
+	}
+	const tableField = mode === 'tableRows' ? String(ctx.getNodeParameter(names.tableField, itemIndex, '') ?? '').trim() : '';
+	return {
+		mode,
+		...(tableField ? { tableField } : {}),
+		includeConfidence: option(names.includeConfidence, false) === true,
+		includeSourceFragments: option(names.includeSourceFragments, false) === true,
+		...(threshold > 0 ? { reviewThreshold: threshold } : {}),
+	};
+}

@@ -1,0 +1,43 @@
+/**
+ * The service's numbers (spec parts 2.2, 4 and 8), each stated once. The preflight, the template
+ * validation and the scheduler read them from here; the sandbox states them again on its own, so a
+ * wrong number here is caught by the tests that run against it.
+ */
+
+/** Spec 4.2 / 7.3: a request over about 4.4 MB is refused by the gateway with HTTP 413. */
+export const MAX_FILE_BYTES = 4_400_000;
+
+/** Spec 7.2 DOCUMENT_TOO_LONG / part 8: pages per document. */
+export const MAX_PAGES_PER_DOCUMENT = 50;
+
+/** Spec 8.6: enough for text recognition while keeping the file small. */
+export const RECOMMENDED_IMAGE_LONG_SIDE_PX = 2600;
+
+/** Spec 2.1, 2.2, 4.6, 8: template definition limits. */
+export const TEMPLATE_LIMITS = {
+	nameLength: 200,
+	descriptionLength: 2000,
+	fields: 100,
+	tableColumns: 100,
+	definitionBytes: 100 * 1024,
+	fieldNameLength: 100,
+	fieldLabelLength: 200,
+	fieldDescriptionLength: 2000,
+	formatHintLength: 500,
+	examplesPerField: 10,
+} as const;
+
+/** Spec 2.2: the allowed field types (`type` and its alias `value_type`). */
+export const FIELD_TYPES = ['string', 'number', 'date', 'boolean', 'currency', 'email', 'phone', 'table'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Spec 4.4 / 8.8: wait 2-3 seconds between reads of one result; never faster than this. */
+export const MIN_RESULT_READ_INTERVAL_MS = 2000;
+export const MAX_RESULT_READ_INTERVAL_MS = 3000;
+
+/** Spec 2.8 / 8: requests per minute per key when no header has told us yet (free plan). */
+export const DEFAULT_REQUESTS_PER_MINUTE = 60;
+
+/** Spec 2.4: the states of a result. */
+export const TERMINAL_STATUSES = ['done', 'error', 'rejected'] as const;
+export const PENDING_STATUSES = ['queued', 'processing'] as const;

@@ -1,0 +1,293 @@
+import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from './limits';
+import { readPdfStructure } from './pdfStructure';
+
+/**
+ * What can be known about a file before it is sent: no request is made and no page of quota is
+ * spent on a file the service would refuse (spec 4.2, 7.2, 8). Messages are written for people
+ * who do not write code: what is wrong, then what to do. The caller adds the item number.
+ */
+
+export type UploadKind = 'pdf' | 'jpeg' | 'png';
+
+export type PreflightErrorCode =
+	| 'EMPTY_FILE'
+	| 'CONVERT_IMAGE'
+	| 'UNSUPPORTED_FORMAT'
+	| 'FILE_TOO_LARGE'
+	| 'PDF_INCOMPLETE'
+	| 'PDF_ENCRYPTED'
+	| 'PDF_NO_PAGES'
+	| 'PDF_TOO_MANY_PAGES';
+
+export interface UploadAccepted {
+	ok: true;
+	kind: UploadKind;
+	/** The content type read from the bytes, whatever the binary data declared. */
+	mimeType: string;
+	/** The file name to send, its extension matching the content (see `nameForContent`). */
+	fileName: string;
+	/** Pages the upload will use; null when a PDF's page tree could not be read (the service decides). */
+	pages: number | null;
+}
+
+export interface PreflightProblem {
+	ok: false;
+	code: PreflightErrorCode;
+	/** What is wrong, without a final period. */
+	message: string;
+	/** What to do, as whole sentences ending with a period. */
+	description: string;
+}
+
+export type UploadInspection = UploadAccepted | PreflightProblem;
+
+const ACCEPTED_FORMATS_TEXT = 'PDF, JPEG or PNG';
+
+const UPLOAD_KINDS: Record<UploadKind, { mimeType: string; extensions: string[]; label: string }> = {
+	pdf: { mimeType: 'application/pdf', extensions: ['pdf'], label: 'PDF' },
+	jpeg: { mimeType: 'image/jpeg', extensions: ['jpg', 'jpeg', 'jpe', 'jfif'], label: 'JPEG image' },
+	png: { mimeType: 'image/png', extensions: ['png'], label: 'PNG image' },
+};
+
+export async function inspectUpload(
+	bytes: Uint8Array,
+	fileName?: string,
+	declaredMimeType?: string,
+): Promise<UploadInspection> {
+	if (bytes.byteLength === 0) {
+		return problem(
+			'EMPTY_FILE',
+			'The file is empty (0 bytes)',
+			'Check the node that produced the file: the download or export probably failed.',
+		);
+	}
+	const format = detectFormat(bytes);
+	if (format.kind === 'unsupported') return unsupportedFormat(format, fileName, declaredMimeType);
+
+	if (bytes.byteLength > MAX_FILE_BYTES) return tooLarge(bytes.byteLength, format.kind);
+
+	const accepted: UploadAccepted = {
+		ok: true,
+		kind: format.kind,
+		mimeType: UPLOAD_KINDS[format.kind].mimeType,
+		fileName: nameForContent(fileName, format.kind),
+		// Spec 1 / 8.3: an image counts as one page.
+		pages: 1,
+	};
+	if (format.kind !== 'pdf') return accepted;
+
+	const pdf = await readPdfStructure(bytes);
+	if (!pdf.hasEndMarker || pdf.objectCount === 0) {
+		return problem(
+			'PDF_INCOMPLETE',
+			'The PDF file is damaged or incomplete',
+			'It was probably cut off while being downloaded or saved. Download or export the PDF again, or open it and print it to a new PDF.',
+		);
+	}
+	if (pdf.encrypted) {
+		return problem(
+			'PDF_ENCRYPTED',
+			'The PDF is password-protected or encrypted, so its text cannot be read',
+			'Remove the password (open it and save a copy without protection), or print it to a new PDF, then send that file.',
+		);
+	}
+	if (pdf.pages === 0) {
+		return problem('PDF_NO_PAGES', 'The PDF has no pages', 'Export the document to PDF again and check that it shows its pages.');
+	}
+	if (pdf.pages !== null && pdf.pages > MAX_PAGES_PER_DOCUMENT) {
+		return problem(
+			'PDF_TOO_MANY_PAGES',
+			`The PDF has ${pdf.pages} pages; the service accepts at most ${MAX_PAGES_PER_DOCUMENT} pages per document`,
+			`Split the PDF into parts of at most ${MAX_PAGES_PER_DOCUMENT} pages and send each part. Each page uses one page of your quota.`,
+		);
+	}
+	return { ...accepted, pages: pdf.pages };
+}
+
+type DetectedFormat =
+	| { kind: UploadKind }
+	| { kind: 'unsupported'; label: string; /** An image the service may not read: converting it fixes it. */ convertibleImage: boolean };
+
+/** The format judged from the first bytes (magic numbers), never from the name or declared type. */
+function detectFormat(bytes: Uint8Array): DetectedFormat {
+	const ascii = (start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
+	const startsWith = (...signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
+
+	// PDF readers accept the header anywhere in the first 1,024 bytes (some writers prepend junk).
+	if (ascii(0, 1024).includes('%PDF-')) return { kind: 'pdf' };
+	if (startsWith(0xff, 0xd8, 0xff)) return { kind: 'jpeg' };
+	if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { kind: 'png' };
+
+	// Spec 4.2: "WebP and HEIC are not guaranteed readable".
+	if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return { kind: 'unsupported', label: 'a WebP image', convertibleImage: true };
+	if (ascii(4, 8) === 'ftyp') {
+		const brand = ascii(8, 12);
+		if (/^(heic|heix|hevc|hevx|heim|heis|mif1|msf1)$/.test(brand)) {
+			return { kind: 'unsupported', label: 'a HEIC/HEIF image (the iPhone photo format)', convertibleImage: true };
+		}
+		if (/^avi[fs]$/.test(brand)) return { kind: 'unsupported', label: 'an AVIF image', convertibleImage: true };
+		return { kind: 'unsupported', label: 'a video or audio file', convertibleImage: false };
+	}
+	if (ascii(0, 6) === 'GIF87a' || ascii(0, 6) === 'GIF89a') return { kind: 'unsupported', label: 'a GIF image', convertibleImage: true };
+	if (startsWith(0x49, 0x49, 0x2a, 0x00) || startsWith(0x4d, 0x4d, 0x00, 0x2a)) {
+		return { kind: 'unsupported', label: 'a TIFF image', convertibleImage: true };
+	}
+	if (ascii(0, 2) === 'BM') return { kind: 'unsupported', label: 'a BMP image', convertibleImage: true };
+	if (startsWith(0x50, 0x4b, 0x03, 0x04)) {
+		return { kind: 'unsupported', label: 'a ZIP archive or an Office document (Word, Excel, PowerPoint)', convertibleImage: false };
+	}
+	if (startsWith(0xd0, 0xcf, 0x11, 0xe0)) return { kind: 'unsupported', label: 'an older Office document (Word, Excel)', convertibleImage: false };
+	if (looksLikeText(bytes)) return { kind: 'unsupported', label: 'a text file', convertibleImage: false };
+	return { kind: 'unsupported', label: 'in a format that is not recognised', convertibleImage: false };
+}
+
+/** Text (HTML, CSV, an error page saved under a .pdf name...) decodes as UTF-8 with no control bytes. */
+function looksLikeText(bytes: Uint8Array): boolean {
+	const sample = bytes.subarray(0, 4096);
+	try {
+		// `stream` tolerates a character cut in half at the end of the sample.
+		const text = new TextDecoder('utf-8', { fatal: true }).decode(sample, { stream: true });
+		// Tab, line feed, form feed and carriage return are the only control characters text has.
+		return ![...text].some((char) => isControlCharacter(char) && !'\t\n\f\r'.includes(char));
+	} catch {
+		return false;
+	}
+}
+
+function unsupportedFormat(
+	format: Extract<DetectedFormat, { kind: 'unsupported' }>,
+	fileName: string | undefined,
+	declaredMimeType: string | undefined,
+): PreflightProblem {
+	const claimed = claimedKind(fileName, declaredMimeType);
+	const claim = claimed ? ` even though its name or type says ${UPLOAD_KINDS[claimed].label}` : '';
+	if (format.convertibleImage) {
+		return problem(
+			'CONVERT_IMAGE',
+			`The file is ${format.label}${claim}; the service reliably reads only ${ACCEPTED_FORMATS_TEXT}`,
+			'Convert it to JPEG or PNG (for example with an image-conversion node or app) and send that file.',
+		);
+	}
+	return problem(
+		'UNSUPPORTED_FORMAT',
+		`The file is ${format.label}${claim}; the service accepts only ${ACCEPTED_FORMATS_TEXT} files`,
+		'Export or print the document to PDF, or take a JPEG or PNG picture of it, and send that file.',
+	);
+}
+
+/** What the file pretends to be, to explain a text file named `.pdf`. */
+function claimedKind(fileName: string | undefined, declaredMimeType: string | undefined): UploadKind | undefined {
+	const extension = extensionOf(fileName ?? '');
+	return (Object.keys(UPLOAD_KINDS) as UploadKind[]).find(
+		(kind) => UPLOAD_KINDS[kind].extensions.includes(extension) || UPLOAD_KINDS[kind].mimeType === declaredMimeType?.trim().toLowerCase(),
+	);
+}
+
+function tooLarge(size: number, kind: UploadKind): PreflightProblem {
+	const [actual, limit] = megabytesApart(size, MAX_FILE_BYTES);
+	const fix =
+		kind === 'pdf'
+			? `Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size"), or split it into smaller PDFs.`
+			: `Lower the image resolution to about ${RECOMMENDED_IMAGE_LONG_SIDE_PX.toLocaleString('en-US')} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
+	return problem('FILE_TOO_LARGE', `The file is ${actual} MB; the service accepts files up to about ${limit} MB`, fix);
+}
+
+/** Both sizes in MB with just enough decimals to tell them apart (4.40001 MB is over 4.4 MB). */
+function megabytesApart(size: number, limit: number): [string, string] {
+	const format = (bytes: number, digits: number) => (bytes / 1_000_000).toFixed(digits);
+	let digits = 1;
+	while (digits < 6 && format(size, digits) === format(limit, digits)) digits++;
+	return [format(size, digits), format(limit, 1)];
+}
+
+function problem(code: PreflightErrorCode, message: string, description: string): PreflightProblem {
+	return { ok: false, code, message, description };
+}
+
+/** Extensions that name some file type: a wrong one is replaced, anything else (`invoice.2024`) is kept. */
+const KNOWN_EXTENSIONS = new Set([
+	...Object.values(UPLOAD_KINDS).flatMap((kind) => kind.extensions),
+	...['webp', 'heic', 'heif', 'avif', 'gif', 'tif', 'tiff', 'bmp', 'txt', 'csv', 'html', 'htm', 'xml', 'json'],
+	...['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'rtf', 'zip', 'bin', 'dat', 'tmp'],
+]);
+
+/**
+ * The name sent with the file. The content decides the type; a name that says otherwise
+ * (`invoice.pdf` holding a PNG) is corrected to `invoice.png`, because the name is shown in
+ * the service's results and a service may judge the type by it. A missing name becomes
+ * `document.<ext>`.
+ */
+export function nameForContent(fileName: string | undefined, kind: UploadKind): string {
+	const name = fileName?.trim() || 'document';
+	const { extensions } = UPLOAD_KINDS[kind];
+	const extension = extensionOf(name);
+	if (extensions.includes(extension)) return name;
+	const stem = KNOWN_EXTENSIONS.has(extension) ? name.slice(0, -(extension.length + 1)) : name;
+	return `${stem || 'document'}.${extensions[0]}`;
+}
+
+function extensionOf(fileName: string): string {
+	return /\.([A-Za-z0-9]{1,5})$/.exec(fileName.trim())?.[1].toLowerCase() ?? '';
+}
+
+/** Spec 4.4: a result id is a UUID. Any version, any case, surrounding blanks ignored. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * True for a UUID. Checked before any request, so that `../scanners`, `%2F`, `?` or `#` in an
+ * id taken from earlier data can never reach another endpoint.
+ */
+export function isResultId(value: string): boolean {
+	return UUID.test(value.trim());
+}
+
+/** On failure, `message` and `description` have no final period (callers append their own sentence). */
+export type IdCheck = { ok: true; id: string } | { ok: false; message: string; description: string };
+
+/** A result id ready for the URL, or what is wrong with it. */
+export function checkResultId(value: unknown): IdCheck {
+	const id = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (id === '') {
+		return {
+			ok: false,
+			message: 'The result ID is empty',
+			description: 'Map the result_id returned by an Extract operation (for example {{ $json.result_id }})',
+		};
+	}
+	if (!isResultId(id)) {
+		return {
+			ok: false,
+			message: `"${shorten(id)}" is not a result ID`,
+			description: 'A result ID looks like 123e4567-e89b-12d3-a456-426614174000: use the result_id returned by an Extract operation',
+		};
+	}
+	return { ok: true, id };
+}
+
+const TEMPLATE_ID_HELP = 'Pick a template from the list, or map its ID (the scanner_id returned by Get Many Templates)';
+
+/**
+ * A template id ready for the transport: trimmed and non-empty. Template ids have no documented
+ * shape, so only what can never be an id is refused: `.` and `..` survive URL encoding and would
+ * walk out of `/scanners/`, and control characters cannot be part of a URL.
+ */
+export function checkTemplateId(value: unknown): IdCheck {
+	const id = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
+	if (id === '') {
+		return { ok: false, message: 'No template was chosen', description: TEMPLATE_ID_HELP };
+	}
+	if (id === '.' || id === '..' || [...id].some(isControlCharacter)) {
+		return { ok: false, message: `"${shorten(id)}" is not a template ID`, description: TEMPLATE_ID_HELP };
+	}
+	return { ok: true, id };
+}
+
+function isControlCharacter(char: string): boolean {
+	const code = char.charCodeAt(0);
+	return code < 0x20 || code === 0x7f;
+}
+
+function shorten(value: string): string {
+	const printable = [...value].map((char) => (isControlCharacter(char) ? '?' : char)).join('');
+	return printable.length > 60 ? `${printable.slice(0, 57)}...` : printable;
+}

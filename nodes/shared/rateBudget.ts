@@ -1,0 +1,216 @@
+import { createHash } from 'crypto';
+
+import { DEFAULT_REQUESTS_PER_MINUTE } from './limits';
+import { untilCancelled } from './cancellation';
+import { throwIfCancelled, waitFor } from './wait';
+
+/** Spec 2.8: the limit is counted per key over a one-minute window. */
+export const RATE_WINDOW_MS = 60_000;
+
+/** Spec 8.5 says to wait `Retry-After`; a broken or hostile value must not park an execution for hours. */
+export const MAX_RATE_LIMIT_BLOCK_MS = 60_000;
+
+/** Requests left unused in every window, against rounding and requests we cannot see. */
+export const RATE_SAFETY_MARGIN = 1;
+
+/**
+ * The margin once the headers show that someone else uses the key (another n8n worker or another
+ * client): their requests in flight are invisible here, so leave room for about as many as one
+ * execution keeps in flight. Kept for a while, since sharing rarely stops within a window.
+ */
+export const SHARED_KEY_SAFETY_MARGIN = 4;
+const SHARED_KEY_MEMORY_MS = 5 * RATE_WINDOW_MS;
+
+/**
+ * `X-RateLimit-Reset` is in whole seconds and the spec does not say whether it is rounded up or
+ * down; a window is only taken to be over one second after the announced end.
+ */
+const RESET_ROUNDING_ALLOWANCE_MS = 1000;
+
+/**
+ * A reservation whose response never reached `observe` (network failure) stops counting as
+ * "in flight" after this long, so a lost request does not shrink the budget for ever.
+ */
+const IN_FLIGHT_EXPIRY_MS = RATE_WINDOW_MS;
+
+export interface RateLimitSnapshot {
+	/** Requests per minute for this key (the last `X-RateLimit-Limit`, else the free plan's 60). */
+	limit: number;
+	/** Requests this process may still send in the current window, safety margin already deducted. */
+	remaining: number;
+	/** Epoch ms when the current window is taken to end. */
+	resetAt: number;
+	/** Epoch ms before which nothing is sent (after a 429); 0 when not blocked. */
+	blockedUntil: number;
+}
+
+export interface Clock {
+	now(): number;
+}
+
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+const systemClock: Clock = { now: () => Date.now() };
+
+/**
+ * The request budget of one API key (spec 2.8 and 8): every request waits here first, so the node
+ * waits before it would exceed the limit instead of collecting 429s.
+ *
+ * Rule for combining the server's numbers with the local count: a response's
+ * `X-RateLimit-Remaining` was computed when the server handled that request; requests this process
+ * reserved but has not yet seen answered may not be counted in it. So the server's view is
+ * `remaining - (other requests still in flight)`. Within the same window the budget keeps the
+ * smaller of that and the local count (the server also counts other workers; the local count
+ * also counts requests the server has not seen yet, and protects against an older answer arriving
+ * after a newer one). When the server reports a later window than the local one, or a different
+ * limit (a paid plan), the server's view replaces the local count.
+ */
+export class RateBudget {
+	private limit = DEFAULT_REQUESTS_PER_MINUTE;
+	private remaining = DEFAULT_REQUESTS_PER_MINUTE;
+	/** 0 until the first request opens a window: before any header, a fresh window is assumed. */
+	private resetAt = 0;
+	private blockedUntil = 0;
+	/** Until when the key counts as shared with requests this process does not make. */
+	private sharedUntil = 0;
+	/** Requests this process reserved in the current window (an upper bound of what the server counted of ours). */
+	private sentInWindow = 0;
+	/** Reservation times of requests whose response has not been observed yet. */
+	private inFlight: number[] = [];
+	/** Reservations are made one at a time, so concurrent callers cannot over-reserve. */
+	private queue: Promise<void> = Promise.resolve();
+
+	constructor(private readonly clock: Clock = systemClock) {}
+
+	/** Wait (cancellable) until one request may be sent without exceeding the per-minute budget, then reserve it. */
+	async acquire(signal?: AbortSignal, wait: Wait = waitFor): Promise<void> {
+		let release!: () => void;
+		const turn = new Promise<void>((resolve) => (release = resolve));
+		const previous = this.queue;
+		this.queue = previous.then(() => turn);
+		try {
+			await untilCancelled(previous, signal);
+			await this.reserve(signal, wait);
+		} finally {
+			release();
+		}
+	}
+
+	/** Update from a response's X-RateLimit-* headers (lower-cased names); garbage is ignored. */
+	observe(headers: Record<string, unknown>): void {
+		const now = this.clock.now();
+		this.expireInFlight(now);
+		// One response settles one reservation; which one does not matter, only how many remain.
+		this.inFlight.shift();
+
+		const limit = readCount(headers['x-ratelimit-limit']);
+		const remaining = readCount(headers['x-ratelimit-remaining']);
+		const resetSeconds = readCount(headers['x-ratelimit-reset']);
+		const limitChanged = limit !== undefined && limit > 0 && limit !== this.limit;
+		if (limitChanged) this.limit = limit;
+		if (remaining === undefined) return;
+
+		const serverView = Math.max(0, Math.min(remaining, this.limit) - this.inFlight.length);
+		const serverResetAt =
+			resetSeconds === undefined ? undefined : now + resetSeconds * 1000 + RESET_ROUNDING_ALLOWANCE_MS;
+		const localWindowOver = now >= this.resetAt;
+		// A later window ends about a minute after ours; rounding and latency move an end by seconds.
+		const serverIsInLaterWindow = serverResetAt !== undefined && serverResetAt > this.resetAt + RATE_WINDOW_MS / 2;
+
+		if (localWindowOver || serverIsInLaterWindow || limitChanged) {
+			if (localWindowOver || serverIsInLaterWindow) this.sentInWindow = this.inFlight.length + 1;
+			this.remaining = serverView;
+			this.resetAt = serverResetAt ?? now + RATE_WINDOW_MS;
+		} else {
+			this.remaining = Math.min(this.remaining, serverView);
+			// Several answers about one window: the earliest announced end is the tightest true bound.
+			if (serverResetAt !== undefined) this.resetAt = Math.min(this.resetAt, serverResetAt);
+		}
+		// The server counted more requests in this window than this process sent: someone else uses the key.
+		if (this.limit - remaining > this.sentInWindow) this.sharedUntil = now + SHARED_KEY_MEMORY_MS;
+	}
+
+	/** After a 429: nothing is sent before Retry-After elapses (bounded), and the window counts as spent. */
+	blockFor(ms: number): void {
+		if (!Number.isFinite(ms) || ms <= 0) return;
+		const until = this.clock.now() + Math.min(ms, MAX_RATE_LIMIT_BLOCK_MS);
+		this.blockedUntil = Math.max(this.blockedUntil, until);
+		this.remaining = 0;
+		// Retry-After tells when the server accepts again, i.e. when its window ends.
+		this.resetAt = this.blockedUntil;
+	}
+
+	snapshot(): RateLimitSnapshot {
+		const now = this.clock.now();
+		const windowOver = now >= this.resetAt;
+		const remaining = windowOver ? this.limit : this.remaining;
+		return {
+			limit: this.limit,
+			remaining: Math.max(0, remaining - this.margin()),
+			resetAt: windowOver ? now + RATE_WINDOW_MS : this.resetAt,
+			blockedUntil: this.blockedUntil > now ? this.blockedUntil : 0,
+		};
+	}
+
+	private async reserve(signal: AbortSignal | undefined, wait: Wait): Promise<void> {
+		for (;;) {
+			throwIfCancelled(signal);
+			const now = this.clock.now();
+			if (now < this.blockedUntil) {
+				await wait(this.blockedUntil - now, signal);
+				continue;
+			}
+			if (now >= this.resetAt) {
+				// Nothing heard about a newer window: assume a fresh one; the next response corrects it.
+				this.remaining = this.limit;
+				this.resetAt = now + RATE_WINDOW_MS;
+				this.sentInWindow = 0;
+			}
+			if (this.remaining > this.margin()) {
+				this.remaining -= 1;
+				this.sentInWindow += 1;
+				this.expireInFlight(now);
+				this.inFlight.push(now);
+				return;
+			}
+			await wait(this.resetAt - now, signal);
+		}
+	}
+
+	private margin(): number {
+		const margin = this.clock.now() < this.sharedUntil ? SHARED_KEY_SAFETY_MARGIN : RATE_SAFETY_MARGIN;
+		// A tiny limit still has to allow a request per window.
+		return Math.max(0, Math.min(margin, this.limit - 1));
+	}
+
+	private expireInFlight(now: number): void {
+		while (this.inFlight.length > 0 && now - this.inFlight[0] > IN_FLIGHT_EXPIRY_MS) this.inFlight.shift();
+	}
+}
+
+/** A non-negative integer header value, or undefined for a missing or garbage one. */
+function readCount(value: unknown): number | undefined {
+	const text = Array.isArray(value) ? value[0] : value;
+	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
+	const trimmed = String(text).trim();
+	if (!/^\d+$/.test(trimmed)) return undefined;
+	const count = Number(trimmed);
+	return Number.isSafeInteger(count) ? count : undefined;
+}
+
+const budgets = new Map<string, RateBudget>();
+
+/**
+ * One budget per API key and base URL, shared by all items of an execution and by concurrent
+ * executions in this process (spec 5.6: the limit is counted per key). The map is keyed by a
+ * sha256 fingerprint so the raw key is never held as a map key.
+ */
+export function rateBudgetFor(apiKey: string, baseUrl: string): RateBudget {
+	const fingerprint = createHash('sha256').update(baseUrl).update('\n').update(apiKey).digest('hex');
+	let budget = budgets.get(fingerprint);
+	if (!budget) {
+		budget = new RateBudget();
+		budgets.set(fingerprint, budget);
+	}
+	return budget;
+}

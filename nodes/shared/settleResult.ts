@@ -1,0 +1,41 @@
+import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import type { ItemSink } from './itemSink';
+import { describeUnsuccessfulResult, doneResultToJson, unsuccessfulResultToJson, type OutputOptions } from './output';
+import type { Result } from './schemas';
+
+/**
+ * Where each kind of finished result goes. The action node has one output and fails rejected and
+ * errored documents; the poller has an output for each.
+ */
+export interface ResultRoutes {
+	done: number;
+	/** An output index, or 'fail' to fail the item (an error item under continueOnFail). */
+	rejected: number | 'fail';
+	error: number | 'fail';
+}
+
+/** Emits one result that reached a terminal state, mapped as the user chose. Shared by both nodes. */
+export function settleResult(
+	ctx: IExecuteFunctions,
+	sink: ItemSink,
+	itemIndex: number,
+	result: Result,
+	outputOptions: OutputOptions,
+	routes: ResultRoutes,
+	binary?: IBinaryKeyData,
+): void {
+	if (result.status === 'done') {
+		sink.emit(itemIndex, doneResultToJson(result, outputOptions), routes.done, binary);
+		return;
+	}
+	// `error`, `rejected`, or a status the spec does not know (an error, never an endless wait).
+	const route = result.status === 'rejected' ? routes.rejected : routes.error;
+	if (route !== 'fail') {
+		sink.emit(itemIndex, [unsuccessfulResultToJson(result)], route, binary);
+		return;
+	}
+	const { message, description } = describeUnsuccessfulResult(result);
+	sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), 0, unsuccessfulResultToJson(result));
+}

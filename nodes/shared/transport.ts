@@ -1,0 +1,251 @@
+import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { z } from 'zod';
+
+import { baseUrlProblem, normaliseBaseUrl } from './connection';
+import { MIN_RESULT_READ_INTERVAL_MS } from './limits';
+import { describeServiceError, serviceApiError } from './errors';
+import { rateBudgetFor, type RateBudget } from './rateBudget';
+import { waitFor } from './wait';
+
+/**
+ * The one place that talks HTTP to the service: URLs, the credential, multipart, the per-key
+ * rate budget, retries, response parsing and error mapping. Every operation of both nodes goes
+ * through `callApi`.
+ */
+
+export const CREDENTIAL_TYPE = 'documentExtractionApi';
+
+export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
+
+export interface UploadFile {
+	bytes: Uint8Array;
+	fileName: string;
+	mimeType: string;
+}
+
+export interface ApiCall {
+	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+	/** Path below the base URL, with path parameters already encoded (see `apiPath`). */
+	path: string;
+	body?: IDataObject;
+	/** Sent as multipart part `file` (spec 4.2). */
+	file?: UploadFile;
+	itemIndex?: number;
+}
+
+/**
+ * Retry policy. Uploads are retried only on answers that prove the service did not take them.
+ * A plain object rather than constants so tests can shorten the waits.
+ */
+export const RETRY = {
+	/** 429: wait Retry-After, but never longer than this per wait. */
+	maxRetryAfterMs: 60_000,
+	rateLimitedRetries: 5,
+	/** 503 BUSY (spec 7.2: "retry in a few seconds", retryable). */
+	busyRetries: 5,
+	busyBaseDelayMs: 1_000,
+	/** GET on 5xx, malformed answers and network errors. Every GET retry waits at least the spec's 2 s between reads. */
+	idempotentRetries: 4,
+	idempotentBaseDelayMs: 1_000,
+	idempotentMinDelayMs: MIN_RESULT_READ_INTERVAL_MS,
+	maxBackoffMs: 15_000,
+	readTimeoutMs: 30_000,
+	uploadTimeoutMs: 120_000,
+};
+
+/** Builds `/api/v1/...` with each parameter encoded, so `a/b?c` can never change the path. */
+export function apiPath(strings: TemplateStringsArray, ...params: string[]): string {
+	return strings.reduce((path, part, i) => path + part + (i < params.length ? encodePathParam(params[i]) : ''), '');
+}
+
+function encodePathParam(value: string): string {
+	// `.` and `..` survive encodeURIComponent but are collapsed by URL resolution.
+	if (value === '.' || value === '..') return encodeURIComponent(value).replace(/\./g, '%2E');
+	return encodeURIComponent(value);
+}
+
+interface RawResponse {
+	statusCode: number;
+	headers: Record<string, unknown>;
+	body: unknown;
+}
+
+type Attempt = { kind: 'rate-limited' | 'busy' | 'idempotent'; attempt: number };
+
+/** The request budget of the credential's key, shared by every request made with it. */
+export async function rateBudgetOf(ctx: ApiContext): Promise<RateBudget> {
+	return (await connectionOf(ctx)).budget;
+}
+
+async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<{ baseUrl: string; budget: RateBudget; apiKey: string }> {
+	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
+	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
+	const urlProblem = baseUrlProblem(baseUrl);
+	if (urlProblem) throw new NodeOperationError(ctx.getNode(), urlProblem, { itemIndex });
+	const apiKey = String(credentials.apiKey ?? '');
+	return { baseUrl, budget: rateBudgetFor(apiKey, baseUrl), apiKey };
+}
+
+export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: ApiCall, schema: S): Promise<z.output<S>> {
+	const node = ctx.getNode();
+	const { baseUrl, budget, apiKey } = await connectionOf(ctx, call.itemIndex);
+	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
+	const isUpload = call.file !== undefined;
+	const idempotent = call.method === 'GET';
+	const counts = { 'rate-limited': 0, busy: 0, idempotent: 0 };
+
+	const retryAfter = async (attempt: Attempt, delayMs: number): Promise<boolean> => {
+		const limit = { 'rate-limited': RETRY.rateLimitedRetries, busy: RETRY.busyRetries, idempotent: RETRY.idempotentRetries }[attempt.kind];
+		if (attempt.attempt > limit) return false;
+		// A GET may be a result read: the spec asks 2-3 s between reads, retries included.
+		await waitFor(idempotent ? Math.max(delayMs, RETRY.idempotentMinDelayMs) : delayMs, signal);
+		return true;
+	};
+
+	for (;;) {
+		await budget.acquire(signal);
+		let response: RawResponse;
+		try {
+			response = await send(ctx, baseUrl, call, signal);
+		} catch (error) {
+			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled', { itemIndex: call.itemIndex });
+			const failure = networkFailure(error);
+			// An upload that failed after it left may have been accepted: retrying could charge twice.
+			if (idempotent && (await retryAfter({ kind: 'idempotent', attempt: ++counts.idempotent }, backoff(RETRY.idempotentBaseDelayMs, counts.idempotent)))) continue;
+			throw networkError(node, failure, isUpload, call.itemIndex);
+		}
+		budget.observe(response.headers);
+		const { statusCode } = response;
+
+		if (statusCode >= 200 && statusCode < 300) {
+			const parsed = schema.safeParse(parseBody(response.body));
+			if (parsed.success) return parsed.data;
+			if (idempotent && (await retryAfter({ kind: 'idempotent', attempt: ++counts.idempotent }, backoff(RETRY.idempotentBaseDelayMs, counts.idempotent)))) continue;
+			throw unreadableAnswer(node, statusCode, isUpload, parsed.error, call.itemIndex);
+		}
+
+		// Error texts reach outputs and logs: a service that echoes the key must not leak it there.
+		const body = redactSecret(parseBody(response.body), apiKey);
+		const serviceError = describeServiceError(statusCode, body);
+		if (statusCode === 429) {
+			const waitMs = retryAfterMs(response.headers, body);
+			budget.blockFor(waitMs);
+			// A 429 proves the request was not processed, so even an upload may be sent again.
+			if (await retryAfter({ kind: 'rate-limited', attempt: ++counts['rate-limited'] }, waitMs)) continue;
+			throw serviceApiError(node, serviceError, call.itemIndex, waitMs);
+		}
+		if (statusCode === 503 && serviceError.error_code === 'BUSY') {
+			// BUSY is the service refusing before it accepted anything (spec 7.2: retryable).
+			if (await retryAfter({ kind: 'busy', attempt: ++counts.busy }, backoff(RETRY.busyBaseDelayMs, counts.busy))) continue;
+			throw serviceApiError(node, serviceError, call.itemIndex);
+		}
+		if (statusCode >= 500 && idempotent) {
+			if (await retryAfter({ kind: 'idempotent', attempt: ++counts.idempotent }, backoff(RETRY.idempotentBaseDelayMs, counts.idempotent))) continue;
+		}
+		if (statusCode >= 500 && isUpload) {
+			serviceError.description += ' The upload was not sent again, because the service may have accepted it before failing and a second upload would be charged twice. Check with "Get Result" or run the item again.';
+		}
+		throw serviceApiError(node, serviceError, call.itemIndex);
+	}
+}
+
+async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, signal: AbortSignal | undefined): Promise<RawResponse> {
+	const options: IHttpRequestOptions = {
+		method: call.method,
+		url: baseUrl + call.path,
+		headers: { Accept: 'application/json' },
+		returnFullResponse: true,
+		ignoreHttpStatusErrors: true,
+		timeout: call.file ? RETRY.uploadTimeoutMs : RETRY.readTimeoutMs,
+		abortSignal: signal,
+	};
+	if (call.file) {
+		const form = new FormData();
+		form.append('file', new Blob([call.file.bytes as Uint8Array<ArrayBuffer>], { type: call.file.mimeType }), call.file.fileName);
+		options.body = form;
+		// n8n would otherwise JSON-encode the body; FormData sets its own multipart boundary.
+		options.json = false;
+	} else if (call.body !== undefined) {
+		options.body = call.body;
+		options.json = true;
+	} else {
+		options.json = true;
+	}
+	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as RawResponse;
+	return { statusCode: response.statusCode, headers: lowerCaseKeys(response.headers ?? {}), body: response.body };
+}
+
+function parseBody(body: unknown): unknown {
+	if (typeof body === 'string') {
+		try {
+			return JSON.parse(body);
+		} catch {
+			return undefined;
+		}
+	}
+	if (body instanceof Uint8Array) return parseBody(new TextDecoder().decode(body));
+	return body;
+}
+
+function lowerCaseKeys(headers: Record<string, unknown>): Record<string, unknown> {
+	return Object.fromEntries(Object.entries(headers).map(([key, value]) => [key.toLowerCase(), value]));
+}
+
+/** Spec 7.2: the `Retry-After` header (seconds), else `retry_after_seconds`, bounded. */
+function retryAfterMs(headers: Record<string, unknown>, body: unknown): number {
+	const header = Number(headers['retry-after']);
+	const member = Number((body as IDataObject | undefined)?.retry_after_seconds);
+	const seconds = Number.isFinite(header) && header >= 0 ? header : Number.isFinite(member) && member >= 0 ? member : 1;
+	return Math.min(seconds * 1000, RETRY.maxRetryAfterMs);
+}
+
+/** Exponential backoff with full jitter, so parallel items do not retry in lockstep. */
+function backoff(baseMs: number, attempt: number): number {
+	const ceiling = Math.min(RETRY.maxBackoffMs, baseMs * 2 ** (attempt - 1));
+	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+}
+
+interface NetworkFailure {
+	code: string;
+	timedOut: boolean;
+}
+
+/** Keeps only the error's code: n8n's request errors carry the request, API key header included. */
+function networkFailure(error: unknown): NetworkFailure {
+	const candidate = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
+	const code = String(candidate?.cause?.code ?? candidate?.code ?? 'NETWORK_ERROR');
+	// axios reports a timeout as ECONNABORTED with "timeout of N ms exceeded"; other aborts share the code.
+	const timedOut = code === 'ETIMEDOUT' || /timeout/i.test(`${String(candidate?.cause?.message ?? '')} ${String(candidate?.message ?? '')}`);
+	return { code, timedOut };
+}
+
+function networkError(node: INode, failure: NetworkFailure, isUpload: boolean, itemIndex?: number): NodeApiError {
+	const what = failure.timedOut ? 'The service did not answer in time' : `Could not reach the service (${failure.code})`;
+	const description = isUpload
+		? 'The upload was not sent again: the service may have received it, and a second upload would be charged twice. Check the Base URL and your network, then run the item again if no result appeared.'
+		: 'Check the Base URL in the credential and your network connection. The node already retried.';
+	// Not `code`: NodeApiError would replace our message with its generic text for that code.
+	return new NodeApiError(node, { network_error: failure.code }, { message: what, description, itemIndex, failure: { cause: 'temporarily-unavailable' } });
+}
+
+function unreadableAnswer(node: INode, statusCode: number, isUpload: boolean, zodError: z.ZodError, itemIndex?: number): NodeApiError {
+	const where = zodError.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+	return new NodeApiError(node, { statusCode, issues: where }, {
+		message: isUpload ? 'The service accepted the upload but its answer could not be read' : 'The service sent an answer the node could not read',
+		description: `Unexpected answer (HTTP ${statusCode}): ${where}.${isUpload ? ' The upload was not sent again so it is not charged twice.' : ''}`,
+		httpCode: String(statusCode),
+		itemIndex,
+	});
+}
+
+/** A copy of `value` in which every occurrence of `secret` inside a string is replaced. */
+export function redactSecret(value: unknown, secret: string, depth = 0): unknown {
+	if (!secret || depth > 20) return value;
+	if (typeof value === 'string') return value.split(secret).join('[redacted]');
+	if (Array.isArray(value)) return value.map((entry) => redactSecret(entry, secret, depth + 1));
+	if (value && typeof value === 'object') {
+		return Object.fromEntries(Object.entries(value).map(([key, entry]) => [key, redactSecret(entry, secret, depth + 1)]));
+	}
+	return value;
+}

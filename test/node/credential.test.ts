@@ -1,0 +1,78 @@
+/** The credential test as n8n runs it: real RoutingNode, the credential's own authenticate and rules. */
+import nock from 'nock';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+
+import { testCredential } from '../harness/credentialTest';
+import { freshKey } from '../harness/keys';
+
+const BASE = 'https://extract.example.test';
+
+beforeAll(() => nock.disableNetConnect());
+afterAll(() => nock.enableNetConnect());
+afterEach(() => nock.cleanAll());
+
+describe('credential test', () => {
+	it('succeeds with a good key, sending it as X-API-Key to GET /api/v1/scanners', async () => {
+		const apiKey = freshKey();
+		const scope = nock(BASE, { reqheaders: { 'x-api-key': apiKey } }).get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
+		expect(await testCredential({ apiKey, baseUrl: BASE })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it.each([`${BASE}/`, `${BASE}/api/v1`, `${BASE}/api/v1/`, `  ${BASE}//  `])('normalises the base URL %j', async (baseUrl) => {
+		const scope = nock(BASE).get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
+		expect((await testCredential({ apiKey: freshKey(), baseUrl })).status).toBe('OK');
+		expect(scope.isDone()).toBe(true);
+	});
+
+	it('says what to fix when the key is refused (401 INVALID_API_KEY)', async () => {
+		// n8n itself sends a GET once more after a 401 (its credential-refresh retry).
+		nock(BASE).get('/api/v1/scanners').times(2).reply(401, { success: false, error_code: 'INVALID_API_KEY', message: 'Invalid API key' });
+		const result = await testCredential({ apiKey: freshKey(), baseUrl: BASE });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/refused the API key \(401\).*Copy the key again/);
+	});
+
+	it('says what to fix when no key reached the service (401 API_KEY_REQUIRED)', async () => {
+		nock(BASE).get('/api/v1/scanners').times(2).reply(401, { success: false, error_code: 'API_KEY_REQUIRED', message: 'API key required' });
+		expect((await testCredential({ apiKey: freshKey(), baseUrl: BASE })).message).toMatch(/refused the API key/);
+	});
+
+	it('points at the Base URL when the gateway does not know the address (403 Missing Authentication Token)', async () => {
+		nock(`${BASE}`).get('/wrong/api/v1/scanners').reply(403, { message: 'Missing Authentication Token' });
+		const result = await testCredential({ apiKey: freshKey(), baseUrl: `${BASE}/wrong` });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/Check the Base URL/);
+	});
+
+	it('refuses an empty key, a key with whitespace and a key without an underscore before any request', async () => {
+		const scope = nock(BASE).get('/api/v1/scanners').times(3).reply(200, { success: true, scanners: [] });
+		expect((await testCredential({ apiKey: '', baseUrl: BASE })).message).toMatch(/API key of the credential is empty/);
+		expect((await testCredential({ apiKey: `${freshKey()} \n`, baseUrl: BASE })).message).toMatch(/spaces or line breaks/);
+		expect((await testCredential({ apiKey: 'abcdef123456', baseUrl: BASE })).message).toMatch(/<prefix>_<secret>/);
+		expect(scope.pendingMocks()).toHaveLength(1);
+	});
+
+	it('refuses to send the key over plain http to another machine, and allows loopback', async () => {
+		const remote = nock('http://extract.example.test').get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
+		const refused = await testCredential({ apiKey: freshKey(), baseUrl: 'http://extract.example.test' });
+		expect(refused.message).toMatch(/Refusing to send the API key over plain http/);
+		expect(remote.isDone()).toBe(false);
+		const local = nock('http://127.0.0.1:4010').get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
+		expect((await testCredential({ apiKey: freshKey(), baseUrl: 'http://127.0.0.1:4010' })).status).toBe('OK');
+		expect(local.isDone()).toBe(true);
+	});
+
+	it('explains a base URL without a scheme', async () => {
+		const result = await testCredential({ apiKey: freshKey(), baseUrl: 'extract.example.test' });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/not a valid address|https:\/\//);
+	});
+
+	it('never repeats the key in its messages', async () => {
+		const apiKey = freshKey();
+		nock(BASE).get('/api/v1/scanners').times(2).reply(401, { success: false, error_code: 'INVALID_API_KEY', message: `bad key ${apiKey}` });
+		const results = [await testCredential({ apiKey, baseUrl: BASE }), await testCredential({ apiKey: `${apiKey} `, baseUrl: BASE })];
+		for (const result of results) expect(result.message).not.toContain(apiKey.trim());
+	});
+});

@@ -1,0 +1,181 @@
+import { labelsFor, LABEL_CONFIDENCE } from './labels';
+import { fieldTypeOf, normalizeValue, type DocumentStyle } from './normalize';
+import { labelPattern, overlap, type Cell, type TextLine } from './text-lines';
+import type { FieldDefinition, TableRow } from './types';
+import { TABLE_END_WORDS } from './vocabulary';
+
+export interface TableResult {
+	rows: TableRow[];
+	confidence: number;
+	/** Header lines of every segment found (a table may repeat its header on each page). */
+	headers: TextLine[];
+	/** Lines the table used, so that scalar fields do not read values from inside it. */
+	usedLines: Set<number>;
+	notes: string[];
+}
+
+interface Column {
+	/** Undefined for a header cell no item field names (`Pos.`): cells under it are skipped. */
+	field?: FieldDefinition;
+	type: string;
+	span: Cell;
+}
+
+const END_PATTERNS = TABLE_END_WORDS.map(labelPattern);
+
+function round(value: number): number {
+	return Math.round(value * 100) / 100;
+}
+
+/** The column a header cell names: the whole cell must be one of the column's labels. */
+function columnOfHeaderCell(cell: Cell, folded: string, itemFields: FieldDefinition[], taken: Set<FieldDefinition>): { field: FieldDefinition; score: number } | undefined {
+	const text = folded.slice(cell.start, cell.end).replace(/[:\s]+$/u, '');
+	let best: { field: FieldDefinition; score: number } | undefined;
+	for (const field of itemFields) {
+		if (taken.has(field)) continue;
+		for (const spec of labelsFor(field)) {
+			if (spec.source === 'percent') continue;
+			const match = spec.pattern.exec(text);
+			if (match && match[0].length === text.length && (!best || LABEL_CONFIDENCE[spec.source] > best.score)) {
+				best = { field, score: LABEL_CONFIDENCE[spec.source] };
+			}
+		}
+	}
+	return best;
+}
+
+/** The columns of a header line, or undefined when the line is not a header of this table. */
+function readHeader(line: TextLine, itemFields: FieldDefinition[]): { columns: Column[]; score: number } | undefined {
+	const taken = new Set<FieldDefinition>();
+	const columns: Column[] = [];
+	let score = 0;
+	for (const cell of line.cells) {
+		const column = columnOfHeaderCell(cell, line.folded, itemFields, taken);
+		if (!column) {
+			columns.push({ type: 'string', span: cell });
+			continue;
+		}
+		taken.add(column.field);
+		columns.push({ field: column.field, type: fieldTypeOf(column.field), span: cell });
+		score += column.score;
+	}
+	const named = taken.size;
+	// Most cells of a header are column names; a line of labelled values is not a header.
+	if (named < Math.min(2, itemFields.length) || named * 2 < line.cells.length) return undefined;
+	return { columns, score: score / columns.length };
+}
+
+function isEndLine(line: TextLine): boolean {
+	const first = line.cells[0];
+	return first !== undefined && END_PATTERNS.some((pattern) => pattern.test(line.folded.slice(first.start, first.end)));
+}
+
+/** The column a cell falls under: the one it overlaps most, else the nearest one. */
+function columnOfCell(cell: Cell, columns: Column[]): Column {
+	const scored = columns.map((column) => {
+		const shared = overlap(cell, column.span);
+		const distance = shared > 0 ? 0 : Math.min(Math.abs(cell.start - column.span.end), Math.abs(column.span.start - cell.end));
+		return { column, shared, distance };
+	});
+	scored.sort((a, b) => b.shared - a.shared || a.distance - b.distance);
+	return scored[0].column;
+}
+
+interface RowRead {
+	row: TableRow;
+	typedValues: number;
+	cells: number;
+	parsedCells: number;
+	notes: string[];
+	textsByColumn: Map<Column, string>;
+}
+
+function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[], style: DocumentStyle): RowRead {
+	const textsByColumn = new Map<Column, string>();
+	for (const cell of line.cells) {
+		const column = columnOfCell(cell, columns);
+		const previous = textsByColumn.get(column);
+		textsByColumn.set(column, previous === undefined ? cell.text : `${previous} ${cell.text}`);
+	}
+	const row: TableRow = Object.fromEntries(itemFields.map((field) => [field.name, null]));
+	const named = [...textsByColumn.keys()].filter((column) => column.field).length;
+	const read: RowRead = { row, typedValues: 0, cells: named, parsedCells: 0, notes: [], textsByColumn };
+	for (const [column, text] of textsByColumn) {
+		if (!column.field) continue;
+		const normalized = normalizeValue(column.type, text, style);
+		if (!normalized) {
+			read.notes.push(`'${text}' is not a ${column.type} (${column.field.name})`);
+			continue;
+		}
+		row[column.field.name] = normalized.value;
+		read.parsedCells++;
+		if (column.type !== 'string') read.typedValues++;
+		if (normalized.notes.some((note) => note.includes('ambiguous'))) read.notes.push(`${column.field.name}: ${normalized.notes.join(', ')}`);
+	}
+	return read;
+}
+
+/** A wrapped description: a line with text in string columns only, under a row. */
+function appendContinuation(previous: TableRow, read: RowRead): boolean {
+	if (read.typedValues > 0) return false;
+	for (const [column, text] of read.textsByColumn) {
+		if (!column.field) continue;
+		if (column.type !== 'string') return false;
+		const before = previous[column.field.name];
+		previous[column.field.name] = typeof before === 'string' ? `${before} ${text}` : text;
+	}
+	return true;
+}
+
+/**
+ * Reads a table field: finds the header line whose cells name the columns, then reads the rows
+ * under it, cell by column position, until a blank, total or subtotal line, the page's end or
+ * a line that is not a row. Tables that repeat their header on each page are read whole.
+ */
+export function readTable(field: FieldDefinition, lines: TextLine[], style: DocumentStyle): TableResult {
+	const itemFields = field.item_fields ?? [];
+	const hasTypedColumns = itemFields.some((item) => fieldTypeOf(item) !== 'string');
+	const result: TableResult = { rows: [], confidence: 0, headers: [], usedLines: new Set(), notes: [] };
+	let headerScore = 0;
+	let cellsSeen = 0;
+	let cellsParsed = 0;
+	let index = 0;
+	while (index < lines.length) {
+		const header = itemFields.length > 0 ? readHeader(lines[index], itemFields) : undefined;
+		if (!header) {
+			index++;
+			continue;
+		}
+		const headerLine = lines[index];
+		result.headers.push(headerLine);
+		result.usedLines.add(headerLine.index);
+		headerScore += header.score;
+		const segmentStart = result.rows.length;
+		for (index++; index < lines.length; index++) {
+			const line = lines[index];
+			if (line.page !== headerLine.page) break;
+			if (line.cells.length === 0) {
+				if (result.rows.length === segmentStart && lines[index - 1] === headerLine) continue;
+				break;
+			}
+			if (isEndLine(line) || readHeader(line, itemFields)) break;
+			const read = readRow(line, header.columns, itemFields, style);
+			const previous = result.rows[result.rows.length - 1];
+			if (hasTypedColumns && result.rows.length > segmentStart && previous && appendContinuation(previous, read)) {
+				result.usedLines.add(line.index);
+				continue;
+			}
+			if (hasTypedColumns && read.typedValues === 0) break;
+			result.rows.push(read.row);
+			result.usedLines.add(line.index);
+			result.notes.push(...read.notes);
+			cellsSeen += read.cells;
+			cellsParsed += read.parsedCells;
+		}
+	}
+	if (result.rows.length > 0) {
+		const parsedShare = cellsSeen === 0 ? 0 : cellsParsed / cellsSeen;
+		result.confidence = round((headerScore / result.headers.length) * (0.5 + 0.5 * parsedShare));
+	}
+	return result;
+}

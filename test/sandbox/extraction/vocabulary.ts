@@ -1,0 +1,114 @@
+/**
+ * The words documents print next to values, in English, German, Spanish and French, keyed by
+ * the field names of the ready-made templates (test/sandbox/templates.ts). A user-created
+ * template that reuses one of these names benefits from them too; any other field is found by
+ * its label and its humanised name alone.
+ */
+export const FIELD_SYNONYMS: Record<string, string[]> = {
+	// Invoices, quotes, orders
+	invoice_number: ['invoice number', 'invoice no.', 'invoice #', 'invoice nr.', 'invoice id', 'rechnungsnummer', 'rechnungs-nr.', 'rechnungsnr.', 'rechnung nr.', 're-nr.', 'nº factura', 'número de factura', 'factura nº', 'nº de factura', 'n° facture', 'numéro de facture', 'facture n°'],
+	invoice_date: ['invoice date', 'date of issue', 'issue date', 'date', 'rechnungsdatum', 'datum', 'fecha de factura', 'fecha de emisión', 'fecha', 'date de facture', "date d'émission"],
+	due_date: ['due date', 'payment due', 'due by', 'pay by', 'fälligkeitsdatum', 'fällig am', 'zahlbar bis', 'fecha de vencimiento', 'vencimiento', "date d'échéance", 'échéance'],
+	supplier_name: ['supplier', 'vendor', 'seller', 'issued by', 'lieferant', 'verkäufer', 'rechnungssteller', 'absender', 'proveedor', 'emisor', 'vendedor', 'fournisseur', 'vendeur', 'émetteur', 'expéditeur'],
+	supplier_vat_id: ['vat id', 'vat no.', 'vat number', 'vat reg. no.', 'tax id', 'ust-idnr.', 'ust-id', 'ust-id-nr.', 'umsatzsteuer-id', 'nif', 'cif', 'nif/cif', 'n° tva', 'numéro de tva', 'tva intracommunautaire'],
+	customer_name: ['customer', 'client', 'bill to', 'billed to', 'invoice to', 'sold to', 'kunde', 'rechnungsempfänger', 'cliente', 'facturar a', 'facturé à'],
+	customer_vat_id: ['customer vat id', 'customer vat no.', 'your vat id', 'ihre ust-idnr.', 'kunden-ust-idnr.', 'nif cliente', 'cif cliente', 'tva client'],
+	order_number: ['order number', 'order no.', 'po number', 'po no.', 'your order', 'bestellnummer', 'bestell-nr.', 'auftragsnummer', 'ihre bestellung', 'número de pedido', 'nº pedido', 'pedido nº', 'n° de commande', 'numéro de commande', 'commande n°'],
+	currency: ['currency', 'währung', 'moneda', 'divisa', 'devise'],
+	subtotal: ['subtotal', 'sub-total', 'net amount', 'net total', 'total net', 'total before tax', 'zwischensumme', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'importe neto', 'sous-total', 'total ht', 'montant ht'],
+	tax_rate: ['tax rate', 'vat rate', 'mwst.-satz', 'mwst-satz', 'steuersatz', 'ust-satz', 'tipo de iva', 'tipo iva', 'taux de tva', 'taux tva'],
+	tax_amount: ['tax amount', 'tax', 'vat', 'sales tax', 'total tax', 'total vat', 'vat amount', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'cuota iva', 'importe iva', 'tva', 'montant tva', 'total tva'],
+	total: ['total', 'total due', 'amount due', 'grand total', 'total amount', 'invoice total', 'balance due', 'gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'summe brutto', 'gesamt brutto', 'zu zahlen', 'endbetrag', 'total factura', 'importe total', 'total a pagar', 'total ttc', 'montant ttc', 'net à payer', 'montant total'],
+	iban: ['iban'],
+	payment_terms: ['payment terms', 'terms', 'zahlungsbedingungen', 'zahlungsziel', 'condiciones de pago', 'forma de pago', 'conditions de paiement', 'modalités de paiement'],
+	quote_number: ['quote number', 'quote no.', 'quotation no.', 'estimate no.', 'quote #', 'angebotsnummer', 'angebot nr.', 'angebots-nr.', 'nº presupuesto', 'número de presupuesto', 'presupuesto nº', 'n° devis', 'numéro de devis', 'devis n°'],
+	quote_date: ['quote date', 'date', 'angebotsdatum', 'datum', 'fecha del presupuesto', 'fecha', 'date du devis'],
+	valid_until: ['valid until', 'valid to', 'expiry date', 'gültig bis', 'angebot gültig bis', 'válido hasta', 'validez', "valable jusqu'au", 'validité'],
+	po_number: ['po number', 'po no.', 'purchase order no.', 'purchase order number', 'order number', 'order no.', 'bestellnummer', 'bestell-nr.', 'nº pedido', 'número de pedido', 'orden de compra nº', 'n° de commande', 'numéro de commande', 'bon de commande n°'],
+	order_date: ['order date', 'date', 'bestelldatum', 'datum', 'fecha de pedido', 'fecha', 'date de commande'],
+	requested_delivery_date: ['delivery date', 'requested delivery date', 'deliver by', 'liefertermin', 'lieferdatum', 'fecha de entrega', 'date de livraison'],
+	buyer_name: ['buyer', 'purchaser', 'ordered by', 'besteller', 'auftraggeber', 'comprador', 'acheteur'],
+	// Receipts
+	merchant_name: ['merchant', 'store', 'shop', 'händler', 'geschäft', 'comercio', 'tienda', 'magasin', 'commerçant'],
+	merchant_address: ['address', 'adresse', 'anschrift', 'dirección'],
+	merchant_vat_id: ['vat id', 'vat no.', 'vat number', 'tax id', 'ust-idnr.', 'steuer-nr.', 'st.-nr.', 'nif', 'cif', 'n° tva'],
+	receipt_number: ['receipt number', 'receipt no.', 'receipt #', 'transaction no.', 'ticket no.', 'bon-nr.', 'belegnummer', 'beleg-nr.', 'nº ticket', 'ticket nº', 'nº recibo', 'n° ticket', 'ticket n°'],
+	purchase_date: ['date', 'purchase date', 'datum', 'fecha', 'date'],
+	purchase_time: ['time', 'uhrzeit', 'zeit', 'hora', 'heure'],
+	payment_method: ['payment method', 'paid by', 'payment', 'zahlungsart', 'bezahlt mit', 'zahlung', 'forma de pago', 'método de pago', 'pago', 'mode de paiement', 'paiement'],
+	// Delivery notes
+	delivery_note_number: ['delivery note number', 'delivery note no.', 'delivery no.', 'packing slip no.', 'lieferscheinnummer', 'lieferschein-nr.', 'lieferschein nr.', 'nº albarán', 'albarán nº', 'número de albarán', 'n° bon de livraison', 'bon de livraison n°'],
+	delivery_date: ['delivery date', 'shipping date', 'ship date', 'lieferdatum', 'versanddatum', 'datum', 'fecha de entrega', 'fecha de envío', 'date de livraison', "date d'expédition"],
+	recipient_name: ['recipient', 'consignee', 'ship to', 'deliver to', 'empfänger', 'lieferanschrift', 'destinatario', 'destinataire'],
+	delivery_address: ['delivery address', 'shipping address', 'ship to address', 'lieferadresse', 'lieferanschrift', 'dirección de entrega', 'adresse de livraison'],
+	carrier: ['carrier', 'shipped via', 'forwarder', 'spediteur', 'versandart', 'transportista', 'transporteur'],
+	tracking_number: ['tracking number', 'tracking no.', 'consignment no.', 'sendungsnummer', 'sendungsverfolgung', 'nº de seguimiento', 'número de seguimiento', 'n° de suivi', 'numéro de suivi'],
+	package_count: ['packages', 'number of packages', 'parcels', 'packstücke', 'anzahl pakete', 'bultos', 'colis'],
+	// Identity documents
+	document_type: ['document type', 'type', 'dokumentart', 'typ', 'tipo de documento', 'tipo', 'type de document'],
+	document_number: ['document number', 'document no.', 'passport no.', 'passport number', 'card no.', 'id number', 'ausweisnummer', 'pass-nr.', 'passnummer', 'dokumentennummer', 'nº de documento', 'número de documento', 'nº pasaporte', 'n° de passeport', 'numéro du document'],
+	surname: ['surname', 'last name', 'family name', 'name', 'nachname', 'familienname', 'apellidos', 'apellido', 'nom'],
+	given_names: ['given names', 'given name', 'first name', 'first names', 'forenames', 'vornamen', 'vorname', 'nombre', 'nombres', 'prénoms', 'prénom'],
+	date_of_birth: ['date of birth', 'birth date', 'born', 'geburtsdatum', 'geboren am', 'fecha de nacimiento', 'date de naissance', 'né le', 'née le'],
+	place_of_birth: ['place of birth', 'geburtsort', 'lugar de nacimiento', 'lieu de naissance'],
+	nationality: ['nationality', 'staatsangehörigkeit', 'nacionalidad', 'nationalité'],
+	sex: ['sex', 'gender', 'geschlecht', 'sexo', 'sexe'],
+	issue_date: ['date of issue', 'issue date', 'issued on', 'ausstellungsdatum', 'ausgestellt am', 'fecha de expedición', 'fecha de emisión', 'date de délivrance'],
+	expiry_date: ['date of expiry', 'expiry date', 'expiration date', 'valid until', 'gültig bis', 'ablaufdatum', 'fecha de caducidad', 'válido hasta', "date d'expiration", "valable jusqu'au"],
+	issuing_authority: ['authority', 'issuing authority', 'issued by', 'behörde', 'ausstellende behörde', 'autoridad', 'autorité'],
+	// Business cards
+	full_name: ['name', 'full name', 'name', 'nombre', 'nom'],
+	job_title: ['title', 'job title', 'position', 'role', 'funktion', 'position', 'cargo', 'puesto', 'fonction', 'poste'],
+	company: ['company', 'organisation', 'organization', 'firma', 'unternehmen', 'empresa', 'société', 'entreprise'],
+	email: ['e-mail', 'email', 'mail', 'correo', 'correo electrónico', 'courriel'],
+	phone: ['phone', 'tel.', 'tel', 'telephone', 'office', 'telefon', 'teléfono', 'téléphone', 'tél.'],
+	mobile: ['mobile', 'mobile phone', 'cell', 'mobil', 'handy', 'móvil', 'celular', 'portable', 'mobile'],
+	website: ['website', 'web', 'internet', 'webseite', 'sitio web', 'página web', 'site web'],
+	address: ['address', 'adresse', 'anschrift', 'dirección', 'adresse'],
+	// Bank statements
+	bank_name: ['bank', 'bank name', 'kreditinstitut', 'banco', 'entidad', 'banque'],
+	account_holder: ['account holder', 'account name', 'holder', 'kontoinhaber', 'inhaber', 'titular', 'titular de la cuenta', 'titulaire', 'titulaire du compte'],
+	bic: ['bic', 'swift', 'bic/swift', 'swift/bic', 'swift code'],
+	statement_number: ['statement number', 'statement no.', 'auszug nr.', 'kontoauszug nr.', 'auszugsnummer', 'extracto nº', 'nº de extracto', 'relevé n°'],
+	period_start: ['from', 'period from', 'statement from', 'von', 'zeitraum vom', 'vom', 'desde', 'periodo desde', 'du', 'période du'],
+	period_end: ['to', 'until', 'period to', 'bis', 'hasta', 'au'],
+	opening_balance: ['opening balance', 'previous balance', 'balance brought forward', 'starting balance', 'alter kontostand', 'anfangssaldo', 'alter saldo', 'saldo anterior', 'saldo inicial', 'ancien solde', 'solde initial', 'solde précédent'],
+	closing_balance: ['closing balance', 'new balance', 'ending balance', 'final balance', 'neuer kontostand', 'endsaldo', 'neuer saldo', 'saldo final', 'saldo actual', 'nouveau solde', 'solde final'],
+	// Table columns
+	description: ['description', 'item', 'items', 'article', 'product', 'service', 'details', 'bezeichnung', 'beschreibung', 'artikel', 'leistung', 'verwendungszweck', 'buchungstext', 'descripción', 'concepto', 'artículo', 'producto', 'désignation', 'libellé', 'description', 'article'],
+	quantity: ['quantity', 'qty', 'qty.', 'units', 'menge', 'anzahl', 'stück', 'cantidad', 'cant.', 'uds.', 'quantité', 'qté'],
+	unit: ['unit', 'uom', 'einheit', 'me', 'unidad', 'ud.', 'unité'],
+	unit_price: ['unit price', 'price', 'rate', 'price/unit', 'einzelpreis', 'preis', 'e-preis', 'stückpreis', 'precio unitario', 'precio', 'precio/ud.', 'prix unitaire', 'prix unit.', 'p.u.', 'prix'],
+	amount: ['amount', 'total', 'line total', 'net', 'betrag', 'gesamt', 'gesamtpreis', 'summe', 'importe', 'total', 'montant', 'total ht'],
+	article_number: ['article no.', 'item no.', 'sku', 'part no.', 'product code', 'art.-nr.', 'artikelnummer', 'artikel-nr.', 'referencia', 'ref.', 'código', 'référence', 'réf.'],
+	date: ['date', 'booking date', 'value date', 'datum', 'buchungstag', 'buchungsdatum', 'valuta', 'fecha', 'fecha valor', 'date', 'date de valeur'],
+	debit: ['debit', 'debits', 'withdrawals', 'paid out', 'money out', 'soll', 'belastung', 'lastschrift', 'cargo', 'cargos', 'débito', 'débit'],
+	credit: ['credit', 'credits', 'deposits', 'paid in', 'money in', 'haben', 'gutschrift', 'abono', 'abonos', 'crédito', 'crédit'],
+	balance: ['balance', 'running balance', 'saldo', 'kontostand', 'solde'],
+};
+
+/**
+ * Titles that say what kind of document it is, keyed by the ready-made template names (folded).
+ * Automatic mode (spec 4.2) weighs them beside the field labels.
+ */
+export const DOCUMENT_KEYWORDS: Record<string, string[]> = {
+	invoice: ['invoice', 'tax invoice', 'rechnung', 'factura', 'facture'],
+	receipt: ['receipt', 'sales receipt', 'thank you for your purchase', 'kassenbon', 'kassenbeleg', 'quittung', 'beleg', 'ticket', 'recibo', 'ticket de caja', 'reçu', 'ticket de caisse'],
+	'delivery note': ['delivery note', 'packing slip', 'dispatch note', 'lieferschein', 'albarán', 'albaran', 'nota de entrega', 'bon de livraison'],
+	quote: ['quote', 'quotation', 'estimate', 'offer', 'angebot', 'kostenvoranschlag', 'presupuesto', 'cotización', 'devis'],
+	'purchase order': ['purchase order', 'bestellung', 'orden de compra', 'pedido', 'bon de commande'],
+	'id and passport': ['passport', 'identity card', 'id card', 'reisepass', 'personalausweis', 'pasaporte', 'documento nacional de identidad', 'passeport', "carte d'identité"],
+	'business card': ['business card', 'visitenkarte', 'tarjeta de visita', 'carte de visite'],
+	'bank statement': ['bank statement', 'account statement', 'statement of account', 'kontoauszug', 'extracto bancario', 'extracto de cuenta', 'relevé de compte', 'relevé bancaire'],
+};
+
+/** Lines that end a table (spec: read rows "until a blank/total/subtotal line"). */
+export const TABLE_END_WORDS = ['total', 'subtotal', 'sub-total', 'sum', 'net', 'carried forward', 'balance carried forward', 'summe', 'zwischensumme', 'gesamt', 'übertrag', 'netto', 'total factura', 'base imponible', 'suma', 'sous-total', 'total ht', 'report', 'à reporter', 'closing balance', 'neuer kontostand', 'saldo final', 'nouveau solde'];
+
+/**
+ * Labels that name a rate only when a percentage follows them (`VAT 19%: 190.00` carries both
+ * the tax rate and the tax amount).
+ */
+export const PERCENT_SYNONYMS: Record<string, string[]> = {
+	tax_rate: ['vat', 'tax', 'sales tax', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'iva', 'tva'],
+};

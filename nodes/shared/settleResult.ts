@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ItemSink } from './itemSink';
-import { describeUnsuccessfulResult, doneResultToJson, unsuccessfulResultToJson, type OutputOptions } from './output';
+import { describeUnsuccessfulResult, doneResultToJson, OutputMappingError, unsuccessfulResultToJson, type OutputOptions } from './output';
 import type { Result } from './schemas';
 
 /**
@@ -27,7 +27,16 @@ export function settleResult(
 	binary?: IBinaryKeyData,
 ): void {
 	if (result.status === 'done') {
-		sink.emit(itemIndex, doneResultToJson(result, outputOptions), routes.done, binary);
+		let jsons;
+		try {
+			jsons = doneResultToJson(result, outputOptions);
+		} catch (error) {
+			// e.g. "Table Field" names a field this document's template does not have.
+			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
+			sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), routes.done, { result_id: result.result_id });
+			return;
+		}
+		sink.emit(itemIndex, jsons, routes.done, binary);
 		return;
 	}
 	// `error`, `rejected`, or a status the spec does not know (an error, never an endless wait).

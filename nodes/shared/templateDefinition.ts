@@ -227,7 +227,7 @@ function checkExamples(value: unknown, path: string, subject: string): string[] 
 function checkDefinitionSize(value: TemplateInput): void {
 	const bytes = new TextEncoder().encode(JSON.stringify(value)).byteLength;
 	if (bytes > TEMPLATE_LIMITS.definitionBytes) {
-		const kb = (size: number) => (size / 1024).toFixed(1).replace(/\.0$/, '');
+		const kb = (size: number) => (size / 1000).toFixed(1).replace(/\.0$/, '');
 		throw new InvalidTemplate(
 			value.fields ? 'fields' : '',
 			`The template definition is ${kb(bytes)} KB (${bytes.toLocaleString('en-US')} bytes) as JSON; the limit is ${kb(TEMPLATE_LIMITS.definitionBytes)} KB. Shorten descriptions or remove fields`,

@@ -1,5 +1,5 @@
 /** The credential test as n8n runs it: real RoutingNode, the credential's own authenticate and rules. */
-import nock from 'nock';
+import nock, { cleanAll, disableNetConnect, enableNetConnect } from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { testCredential } from '../harness/credentialTest';
@@ -7,9 +7,9 @@ import { freshKey } from '../harness/keys';
 
 const BASE = 'https://extract.example.test';
 
-beforeAll(() => nock.disableNetConnect());
-afterAll(() => nock.enableNetConnect());
-afterEach(() => nock.cleanAll());
+beforeAll(() => disableNetConnect());
+afterAll(() => enableNetConnect());
+afterEach(() => cleanAll());
 
 describe('credential test', () => {
 	it('succeeds with a good key, sending it as X-API-Key to GET /api/v1/scanners', async () => {

@@ -3,7 +3,7 @@
  * action node's operations, against nock: exact requests, every error row of spec 7.2/7.3 as the
  * user reads it, each retry rule, the rate budget, and "an upload is sent once".
  */
-import nock from 'nock';
+import nock, { cleanAll, disableNetConnect, enableNetConnect, isDone } from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { RETRY } from '../../nodes/shared/transport';
@@ -16,15 +16,15 @@ const RESULT_ID = '6f1c2a9e-0b7d-4c55-9a7e-3d2b1c0a9f8e';
 const original = { ...RETRY };
 
 beforeAll(() => {
-	nock.disableNetConnect();
+	disableNetConnect();
 	// The real waits are seconds long; the rules under test are the same with short ones.
 	Object.assign(RETRY, { busyBaseDelayMs: 5, idempotentBaseDelayMs: 5, idempotentMinDelayMs: 5, maxBackoffMs: 20, uploadTimeoutMs: 500, readTimeoutMs: 500 });
 });
 afterAll(() => {
 	Object.assign(RETRY, original);
-	nock.enableNetConnect();
+	enableNetConnect();
 });
-afterEach(() => nock.cleanAll());
+afterEach(() => cleanAll());
 
 function credential(): TestCredential {
 	return { apiKey: freshKey(), baseUrl: BASE };
@@ -197,7 +197,7 @@ describe('retries', () => {
 		const { error, outputs } = await listTemplates(cred);
 		expect(error).toBeUndefined();
 		expect(outputs[0]).toEqual([]);
-		expect(nock.isDone()).toBe(true);
+		expect(isDone()).toBe(true);
 	});
 
 	it('waits Retry-After after a 429 and retries, also for an upload (a 429 proves nothing was accepted)', async () => {
@@ -231,7 +231,7 @@ describe('retries', () => {
 		const { error, outputs } = await uploadWithoutWait(cred);
 		expect(error).toBeUndefined();
 		expect(outputs[0][0].json.result_id).toBe(RESULT_ID);
-		expect(nock.isDone()).toBe(true);
+		expect(isDone()).toBe(true);
 	});
 
 	it('gives up on BUSY after the configured attempts and says so', async () => {

@@ -6,7 +6,8 @@ import { RateBudget } from '../../nodes/shared/rateBudget';
 import { pollResults, type PollOutcome, type PollTarget } from '../../nodes/shared/scheduler';
 import type { Result } from '../../nodes/shared/schemas';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
-import { FakeClock, FakeRateServer, seededRandom, sendThroughBudget } from './fakeTime';
+import { seededRandom } from '../sandbox/random';
+import { FakeClock, FakeRateServer, sendThroughBudget } from './fakeTime';
 
 interface Doc {
 	queuedAt: number;

@@ -5,6 +5,7 @@ import { getResult, uploadDocument } from '../../../shared/api';
 import { rateBudgetOf } from '../../../shared/transport';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
 import type { ItemSink } from '../../../shared/itemSink';
+import type { OutputOptions } from '../../../shared/output';
 import { pollResults, type PollTarget } from '../../../shared/scheduler';
 import { settleResult } from '../../../shared/settleResult';
 import { waitFor } from '../../../shared/wait';
@@ -93,6 +94,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 
 interface Pending extends PollTarget {
 	binary?: IBinaryKeyData;
+	outputOptions: OutputOptions;
 }
 
 /**
@@ -103,19 +105,23 @@ interface Pending extends PollTarget {
 export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: (itemIndex: number) => string | undefined): Promise<void> {
 	const items = ctx.getInputData();
 	const pending: Pending[] = [];
-	let timeoutMs = DEFAULT_WAIT_TIMEOUT_SECONDS * 1000;
+	let timeoutMs = 0;
 
 	for (let i = 0; i < items.length; i++) {
 		try {
 			const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
 			const binary = options.includeBinary ? items[i].binary : undefined;
+			const wait = ctx.getNodeParameter('waitForResult', i, true) as boolean;
+			// Checked before the upload: a setting that cannot be applied must not cost a page.
+			const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
 			const file = await readUploadFile(ctx, i, ctx.getNodeParameter('binaryPropertyName', i) as string, String(options.fileName ?? ''));
 			const accepted = await uploadDocument(ctx, file, scannerIdFor(i), i);
-			if (!(ctx.getNodeParameter('waitForResult', i, true) as boolean)) {
+			if (!outputOptions) {
 				sink.emit(i, [accepted as IDataObject], 0, binary);
 				continue;
 			}
-			timeoutMs = Number(options.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000;
+			// One wait for the batch: it lasts as long as the most patient item asks.
+			timeoutMs = Math.max(timeoutMs, Number(options.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000);
 			const queuedAt = Date.parse(accepted.queued_at ?? '');
 			pending.push({
 				id: i,
@@ -123,6 +129,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 				pages: accepted.tokens_required ?? undefined,
 				queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
 				binary,
+				outputOptions,
 			});
 		} catch (error) {
 			sink.fail(i, error);
@@ -136,8 +143,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 		{
 			timeoutMs,
 			onOutcome: (target, outcome) => {
-				const { id: i, binary } = target as Pending;
-				const outputOptions = readOutputOptions(ctx, i);
+				const { id: i, binary, outputOptions } = target as Pending;
 				switch (outcome.kind) {
 					case 'settled':
 					case 'unknown-status':
@@ -155,7 +161,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 						}
 						sink.fail(
 							i,
-							new NodeOperationError(ctx.getNode(), `Item ${i + 1}: the document was not processed within ${timeoutMs / 1000} seconds (status "${status}")`, {
+							new NodeOperationError(ctx.getNode(), `Item ${i + 1}: the document was not processed within ${seconds(timeoutMs)} (status "${status}")`, {
 								itemIndex: i,
 								description: `Result ID ${target.resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
 							}),
@@ -174,4 +180,9 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 			signal: ctx.getExecutionCancelSignal(),
 		},
 	);
+}
+
+function seconds(ms: number): string {
+	const value = Math.round(ms / 1000);
+	return `${value} second${value === 1 ? '' : 's'}`;
 }

@@ -43,10 +43,11 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 			description: `${checked.description}. Nothing was sent to the service.`,
 		});
 	}
+	const outputOptions = readOutputOptions(this, itemIndex);
 	const result = await getResult(this, checked.id, itemIndex);
 	if (result.status === 'queued' || result.status === 'processing') {
 		sink.emit(itemIndex, [{ result_id: result.result_id, status: result.status, pending: true } as IDataObject]);
 		return;
 	}
-	settleResult(this, sink, itemIndex, result, readOutputOptions(this, itemIndex), { done: 0, rejected: 'fail', error: 'fail' });
+	settleResult(this, sink, itemIndex, result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' });
 }

@@ -1,4 +1,5 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/api';
 import type { ItemSink } from '../../../shared/itemSink';
@@ -51,11 +52,19 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
 	const input: IDataObject = { ...(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) };
 	if (this.getNodeParameter('replaceFields', itemIndex, false) as boolean) {
-		input.fields = readFields(this, itemIndex, {
+		const fields = readFields(this, itemIndex, {
 			fieldsDefinedAs: this.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
 			fieldsUi: this.getNodeParameter('fieldsUi', itemIndex, {}),
 			fieldsJson: this.getNodeParameter('fieldsJson', itemIndex, ''),
-		} as IDataObject) as IDataObject[];
+		} as IDataObject);
+		if (Array.isArray(fields) && fields.length === 0) {
+			// An empty list would silently delete every field of the template (spec 4.8 replaces the list).
+			throw new NodeOperationError(this.getNode(), `Item ${itemIndex + 1}: "Replace Fields" is on but no fields are defined`, {
+				itemIndex,
+				description: 'Define the new fields, or turn "Replace Fields" off to keep the current ones. Nothing was sent to the service.',
+			});
+		}
+		input.fields = fields as IDataObject[];
 	}
 	const updated = await updateScanner(this, templateIdOf(this, itemIndex), validatedBody(this, itemIndex, input, 'update'), itemIndex);
 	sink.emit(itemIndex, [updated as IDataObject]);

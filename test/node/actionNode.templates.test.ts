@@ -295,6 +295,13 @@ describe('Update', () => {
 		expect(unexpected).toEqual([]);
 	});
 
+	it('refuses Replace Fields with no fields, which would delete every field, before any request', async () => {
+		const unexpected = trapAllRequests();
+		const { error } = await runAction(template('update', { templateId: byId('scn_1'), replaceFields: true, fieldsUi: {} }), [{ json: {} }]);
+		expect(error?.message).toBe('Item 1: "Replace Fields" is on but no fields are defined');
+		expect(unexpected).toEqual([]);
+	});
+
 	it('checks the limits of replaced fields too', async () => {
 		const unexpected = trapAllRequests();
 		const fieldsJson = JSON.stringify([{ name: 'x', examples: Array.from({ length: 11 }, () => 'e') }]);

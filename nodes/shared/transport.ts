@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsF
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
-import { baseUrlProblem, normaliseBaseUrl } from './connection';
+import { apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from './connection';
 import { MIN_RESULT_READ_INTERVAL_MS } from './limits';
 import { describeServiceError, serviceApiError } from './errors';
 import { rateBudgetFor, type RateBudget } from './rateBudget';
@@ -81,8 +81,10 @@ export async function rateBudgetOf(ctx: ApiContext): Promise<RateBudget> {
 async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<{ baseUrl: string; budget: RateBudget; apiKey: string }> {
 	const credentials = await ctx.getCredentials(CREDENTIAL_TYPE);
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
-	const urlProblem = baseUrlProblem(baseUrl);
-	if (urlProblem) throw new NodeOperationError(ctx.getNode(), urlProblem, { itemIndex });
+	// Also checked in the credential's authenticate, but an error thrown there would reach us as a
+	// network failure; deciding here gives the user the real reason without a request.
+	const problem = baseUrlProblem(baseUrl) ?? apiKeyProblem(credentials.apiKey);
+	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex });
 	const apiKey = String(credentials.apiKey ?? '');
 	return { baseUrl, budget: rateBudgetFor(apiKey, baseUrl), apiKey };
 }

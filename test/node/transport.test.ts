@@ -92,6 +92,17 @@ describe('requests', () => {
 		expect(scope.isDone()).toBe(true);
 	});
 
+	it.each([
+		['dex_abc \n', /spaces or line breaks/],
+		['abcdef', /<prefix>_<secret>/],
+		['', /API key of the credential is empty/],
+	])('explains an unusable key %j before any request', async (apiKey, message) => {
+		const scope = nock(BASE).get(/.*/).reply(200, {});
+		const { error } = await listTemplates({ apiKey, baseUrl: BASE });
+		expect(error?.message).toMatch(message);
+		expect(scope.isDone()).toBe(false);
+	});
+
 	it('refuses to send the key over plain http to a host that is not loopback', async () => {
 		const cred = { ...credential(), baseUrl: 'http://extract.example.test' };
 		const scope = nock('http://extract.example.test').get(/.*/).reply(200, {});

@@ -66,6 +66,8 @@ export default tseslint.config(
 		rules: {
 			'@n8n/community-nodes/no-restricted-globals': 'off',
 			'@n8n/community-nodes/no-restricted-imports': 'off',
+			// The demo, the e2e tests and the benchmark start n8n and the sandbox as child processes.
+			'@n8n/community-nodes/no-dangerous-functions': 'off',
 		},
 	},
 	{

@@ -56,27 +56,61 @@ export class DocumentExtractionApi implements ICredentialType {
 		return requestOptions;
 	}
 
+	/**
+	 * The answer is read whatever its status (`ignoreHttpStatusErrors`), and the rules look at its
+	 * body: n8n 1.x applies status-code rules only to some errors, so a refused key would otherwise
+	 * read "Authorization failed - please check your credentials". Rules run in order; the last
+	 * one catches every answer that is not the list of templates (an HTML page, another service).
+	 */
 	test: ICredentialTestRequest = {
 		request: {
 			baseURL: '={{$credentials.baseUrl}}',
 			url: `${API_PREFIX}/scanners`,
 			method: 'GET',
+			ignoreHttpStatusErrors: true,
 		},
 		rules: [
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 401,
+					key: 'error_code',
+					value: 'INVALID_API_KEY',
 					message:
-						'The service refused the API key (401). Copy the key again from the API section of your account; a regenerated key replaces the old one at once.',
+						'The service refused the API key (401 INVALID_API_KEY). Copy the key again from the API section of your account; a regenerated key replaces the old one at once.',
 				},
 			},
 			{
-				type: 'responseCode',
+				type: 'responseSuccessBody',
 				properties: {
-					value: 403,
+					key: 'error_code',
+					value: 'API_KEY_REQUIRED',
+					message: 'The service received no API key (401 API_KEY_REQUIRED). Paste your key into the API Key field.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'message',
+					value: 'Missing Authentication Token',
 					message:
 						'The service does not know this address (403 "Missing Authentication Token"). Check the Base URL: it is the address of the service, e.g. https://api.example.com.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'error_code',
+					value: 'RATE_LIMITED',
+					message: 'The key was accepted but is over its per-minute request limit right now (429). Wait a minute and test again.',
+				},
+			},
+			{
+				type: 'responseSuccessBody',
+				properties: {
+					key: 'scanners',
+					value: undefined,
+					message:
+						'The Base URL did not answer like the extraction service (no list of templates came back). Check the Base URL, e.g. https://api.example.com, or http://127.0.0.1:4010 for the sandbox.',
 				},
 			},
 		],

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { getResult } from '../shared/api';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
 import { ItemSink } from '../shared/itemSink';
+import type { OutputOptions } from '../shared/output';
 import { checkResultId } from '../shared/preflight';
 import { pollResults, type PollTarget } from '../shared/scheduler';
 import { settleResult } from '../shared/settleResult';
@@ -79,9 +80,8 @@ export class DocumentExtractionPoller implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const sink = new ItemSink(this, 4);
-		const targets: PollTarget[] = [];
-		const itemOfResult = new Map<string, number>();
-		const options = this.getNodeParameter('options', 0, {}) as IDataObject;
+		const timeoutMs = readTimeoutMs(this);
+		const targets: Pending[] = [];
 
 		for (let i = 0; i < items.length; i++) {
 			try {
@@ -92,60 +92,74 @@ export class DocumentExtractionPoller implements INodeType {
 						description: `${checked.description}. Set "Result ID" to the field that holds it.`,
 					});
 				}
-				const resultId = checked.id;
-				if (itemOfResult.has(resultId)) {
-					// The same document twice: read it once, emit both items.
-					targets.push({ id: i, resultId });
-					continue;
-				}
-				itemOfResult.set(resultId, i);
-				const json = items[i].json;
+				const options = this.getNodeParameter('options', i, {}) as IDataObject;
+				const { json } = items[i];
 				const queuedAt = Date.parse(String(json.queued_at ?? ''));
 				targets.push({
 					id: i,
-					resultId,
+					resultId: checked.id,
+					// The upload receipt's numbers, when the item carries them: they time the first read.
 					pages: typeof json.tokens_required === 'number' ? json.tokens_required : undefined,
 					queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
+					// Checked before polling: a setting that cannot be applied fails its item without a read.
+					outputOptions: readOutputOptions(this, i),
+					binary: options.includeBinary ? items[i].binary : undefined,
 				});
 			} catch (error) {
 				sink.fail(i, error, OUTPUT.error);
 			}
 		}
+		if (targets.length === 0) return sink.result(items.length);
 
-		const uniqueTargets = targets.filter((target) => itemOfResult.get(target.resultId) === target.id);
-		const itemsOf = (target: PollTarget) => targets.filter((other) => other.resultId === target.resultId).map((other) => other.id);
-		const binaryOf = (i: number) => (options.includeBinary ? items[i].binary : undefined);
-
-		if (uniqueTargets.length > 0) {
-			await pollResults(
-				uniqueTargets,
-				{
-					timeoutMs: Number(options.timeout ?? DEFAULT_TIMEOUT_SECONDS) * 1000,
-					onOutcome: (target, outcome) => {
-						for (const i of itemsOf(target)) {
-							switch (outcome.kind) {
-								case 'settled':
-								case 'unknown-status':
-									settleResult(this, sink, i, outcome.result, readOutputOptions(this, i), OUTPUT, binaryOf(i));
-									break;
-								case 'timeout':
-									sink.emit(i, [{ ...items[i].json, result_id: target.resultId, status: outcome.result?.status ?? 'queued' }], OUTPUT.stillProcessing, binaryOf(i));
-									break;
-								case 'failed':
-									sink.fail(i, outcome.error, OUTPUT.error, { result_id: target.resultId });
-							}
-						}
-					},
+		// Items naming the same result (e.g. merged branches) share its reads: the scheduler groups them.
+		const itemOfResult = new Map(targets.map((target) => [target.resultId, target.id]));
+		await pollResults(
+			targets,
+			{
+				timeoutMs,
+				onOutcome: (target, outcome) => {
+					const { id: i, binary, outputOptions } = target as Pending;
+					switch (outcome.kind) {
+						case 'settled':
+						case 'unknown-status':
+							settleResult(this, sink, i, outcome.result, outputOptions, OUTPUT, binary);
+							return;
+						case 'timeout':
+							sink.emit(i, [{ ...items[i].json, result_id: target.resultId, status: outcome.result?.status ?? 'queued' }], OUTPUT.stillProcessing, binary);
+							return;
+						case 'failed':
+							sink.fail(i, outcome.error, OUTPUT.error, { result_id: target.resultId });
+					}
 				},
-				{
-					readResult: async (resultId) => await getResult(this, resultId, itemOfResult.get(resultId)),
-					budget: await rateBudgetOf(this),
-					now: () => Date.now(),
-					wait: waitFor,
-					signal: this.getExecutionCancelSignal(),
-				},
-			);
-		}
+			},
+			{
+				readResult: async (resultId) => await getResult(this, resultId, itemOfResult.get(resultId)),
+				budget: await rateBudgetOf(this),
+				now: () => Date.now(),
+				wait: waitFor,
+				signal: this.getExecutionCancelSignal(),
+			},
+		);
 		return sink.result(items.length);
 	}
+}
+
+interface Pending extends PollTarget {
+	outputOptions: OutputOptions;
+	binary?: IBinaryKeyData;
+}
+
+/**
+ * One timeout for the whole run (the reads of all items are scheduled together). An expression
+ * can produce anything, and a timeout that is not a positive number would never end the wait.
+ */
+function readTimeoutMs(ctx: IExecuteFunctions): number {
+	const raw = ctx.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
+	const seconds = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
+		throw new NodeOperationError(ctx.getNode(), `Timeout must be a positive number of seconds, not "${String(raw)}"`, {
+			description: 'Set Options > Timeout (Seconds) to how long this run may wait, e.g. 300. Documents not finished by then leave on "Still Processing".',
+		});
+	}
+	return seconds * 1000;
 }

@@ -62,7 +62,8 @@ export const ROW_KEYS = {
 export function doneResultToJson(result: Result, options: OutputOptions): IDataObject[] {
 	switch (options.mode) {
 		case 'raw':
-			return [structuredClone(result) as IDataObject];
+			// Keys as the service sent them (no renaming), but depth-checked like every other mode.
+			return [copyData(result, 0, assignVerbatim) as IDataObject];
 		case 'tableRows':
 			return tableRowItems(result, options);
 		default:
@@ -236,7 +237,8 @@ function rowObject(values: unknown): Record<string, unknown> {
 function cell(value: unknown): string | number | boolean | null {
 	if (value === null || value === undefined) return null;
 	if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') return value;
-	return JSON.stringify(value);
+	// Through copyData first: its depth guard, not JSON.stringify's stack, decides what is too deep.
+	return JSON.stringify(copyData(value, 0, assignVerbatim));
 }
 
 /** `name` made safe; when taken, `<prefix><name>`; underscores appended while still taken. */
@@ -256,10 +258,9 @@ export function unsuccessfulResultToJson(result: Result): IDataObject {
 	return {
 		result_id: result.result_id,
 		status: result.status,
-		error: {
-			code: result.error_code ?? null,
-			message: result.error_message ?? describeUnsuccessfulResult(result).message,
-		},
+		// Flat and named as in the spec's Result (2.4), so an IF node or a sheet column reads them directly.
+		error_code: result.error_code ?? null,
+		error_message: result.error_message ?? describeUnsuccessfulResult(result).message,
 		file_name: result.filename ?? null,
 		file_type: result.file_type ?? null,
 		template: { id: result.scanner_id ?? null, name: result.scanner_name ?? null },
@@ -338,12 +339,30 @@ function assignSafely(target: IDataObject, key: string, value: unknown, reserved
 	return safe;
 }
 
-/** A deep copy of JSON data with safe keys, so the output never shares objects with the response. */
-function copyData(value: unknown): unknown {
-	if (Array.isArray(value)) return value.map(copyData);
+/** Deeper than any document's data; a guard against hostile answers, not a format rule. */
+const MAX_DATA_DEPTH = 64;
+
+type Assign = (target: IDataObject, key: string, value: unknown) => void;
+
+/** Raw output keeps the service's keys; defineProperty keeps `__proto__` a plain key. */
+const assignVerbatim: Assign = (target, key, value) =>
+	Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+
+/**
+ * A deep copy of JSON data, so the output never shares objects with the response. Keys go through
+ * `assign` (safe renaming by default); depth is bounded so a hostile answer gives a clear error.
+ */
+function copyData(value: unknown, depth = 0, assign: Assign = assignSafely): unknown {
+	if (depth > MAX_DATA_DEPTH) {
+		throw new OutputMappingError(
+			`The extracted data is nested more than ${MAX_DATA_DEPTH} levels deep`,
+			"The service sent data deeper than any document needs, so it was not copied into the workflow. Check the template's fields, or contact support with the result ID.",
+		);
+	}
+	if (Array.isArray(value)) return value.map((entry) => copyData(entry, depth + 1, assign));
 	if (!isPlainObject(value)) return value;
 	const copy: IDataObject = {};
-	for (const [key, entry] of Object.entries(value)) assignSafely(copy, key, copyData(entry));
+	for (const [key, entry] of Object.entries(value)) assign(copy, key, copyData(entry, depth + 1, assign));
 	return copy;
 }
 

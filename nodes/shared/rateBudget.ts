@@ -70,6 +70,13 @@ export class RateBudget {
 	private remaining = DEFAULT_REQUESTS_PER_MINUTE;
 	/** 0 until the first request opens a window: before any header, a fresh window is assumed. */
 	private resetAt = 0;
+	/**
+	 * True while `resetAt` is our own guess for a window we opened. The server's window starts when
+	 * its first request arrives, so it ends a little later than the guess: the first answer about the
+	 * window replaces the guess instead of being clipped to it, or requests released at the guessed
+	 * end would arrive before the server's window ended and collect 429s.
+	 */
+	private windowAssumed = false;
 	private blockedUntil = 0;
 	/** Until when the key counts as shared with requests this process does not make. */
 	private sharedUntil = 0;
@@ -123,9 +130,12 @@ export class RateBudget {
 			this.resetAt = serverResetAt ?? now + RATE_WINDOW_MS;
 		} else {
 			this.remaining = Math.min(this.remaining, serverView);
-			// Several answers about one window: the earliest announced end is the tightest true bound.
-			if (serverResetAt !== undefined) this.resetAt = Math.min(this.resetAt, serverResetAt);
+			if (serverResetAt !== undefined) {
+				// Several answers about one window: the earliest announced end is the tightest true bound.
+				this.resetAt = this.windowAssumed ? serverResetAt : Math.min(this.resetAt, serverResetAt);
+			}
 		}
+		if (serverResetAt !== undefined) this.windowAssumed = false;
 		// The server counted more requests in this window than this process sent: someone else uses the key.
 		if (this.limit - remaining > this.sentInWindow) this.sharedUntil = now + SHARED_KEY_MEMORY_MS;
 	}
@@ -138,6 +148,7 @@ export class RateBudget {
 		this.remaining = 0;
 		// Retry-After tells when the server accepts again, i.e. when its window ends.
 		this.resetAt = this.blockedUntil;
+		this.windowAssumed = false;
 	}
 
 	snapshot(): RateLimitSnapshot {
@@ -164,6 +175,7 @@ export class RateBudget {
 				// Nothing heard about a newer window: assume a fresh one; the next response corrects it.
 				this.remaining = this.limit;
 				this.resetAt = now + RATE_WINDOW_MS;
+				this.windowAssumed = true;
 				this.sentInWindow = 0;
 			}
 			if (this.remaining > this.margin()) {

@@ -44,6 +44,8 @@ const FIRST_READ_PROBABILITY = 0.85;
 const REREAD_PROBABILITY = 0.8;
 /** After a long wait, re-read at most this share of the time already waited later (about log-many reads). */
 const REREAD_BACKOFF_SHARE = 0.2;
+/** How long after the deadline the last look may still start. */
+const LAST_LOOK_GRACE_MS = MIN_RESULT_READ_INTERVAL_MS;
 /** Reads in flight at once for one call. */
 const MAX_CONCURRENT_READS = 4;
 /** Requests of a window that may be spent at once; the rest is spread evenly over the window. */
@@ -70,6 +72,8 @@ interface Watch {
 	pendingAfterMs: number;
 	lastResult?: Result;
 	reading: boolean;
+	/** A read started at or after the last look (just before the deadline). */
+	lookedAtEnd: boolean;
 }
 
 const sharedEstimators = new WeakMap<RateBudget, CompletionEstimator>();
@@ -116,6 +120,7 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 	const read = async (watch: Watch) => {
 		watch.reading = true;
 		const sentAt = deps.now();
+		if (sentAt >= lastLook) watch.lookedAtEnd = true;
 		const answer = await deps.readResult(watch.resultId).then(
 			(result) => ({ result }),
 			(error: unknown) => ({ error }),
@@ -164,7 +169,10 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 			if (fatal) throw fatal.error;
 			const now = deps.now();
 			for (const watch of [...open]) {
-				if (!watch.reading && now >= deadline) await finish(watch, { kind: 'timeout', result: watch.lastResult });
+				// The last look is taken before a timeout is declared, even when the timer woke late;
+				// a grace period bounds it when the budget or the 2 s rule cannot allow it.
+				const lastLookPending = !watch.lookedAtEnd && watch.nextReadAt <= now && now < deadline + LAST_LOOK_GRACE_MS;
+				if (!watch.reading && now >= deadline && !lastLookPending) await finish(watch, { kind: 'timeout', result: watch.lastResult });
 			}
 			if (open.size === 0) break;
 
@@ -215,6 +223,7 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 			nextReadAt: startedAt,
 			pendingAfterMs: 0,
 			reading: false,
+			lookedAtEnd: false,
 		});
 	}
 	return [...byResult.values()];

@@ -33,7 +33,8 @@ export function settleResult(
 		} catch (error) {
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
-			sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), routes.done, { result_id: result.result_id });
+			const output = typeof routes.error === 'number' ? routes.error : routes.done;
+			sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), output, { result_id: result.result_id });
 			return;
 		}
 		sink.emit(itemIndex, jsons, routes.done, binary);

@@ -161,6 +161,8 @@ async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, signal: Abo
 		ignoreHttpStatusErrors: true,
 		timeout: call.file ? RETRY.uploadTimeoutMs : RETRY.readTimeoutMs,
 		abortSignal: signal,
+		// The spec has no redirects, and n8n would carry the X-API-Key header to wherever one points.
+		disableFollowRedirect: true,
 	};
 	if (call.file) {
 		const form = new FormData();
@@ -222,11 +224,24 @@ function networkFailure(error: unknown): NetworkFailure {
 	return { code, timedOut };
 }
 
+/** Words, not codes: NodeApiError swaps a message containing a code like ECONNRESET for its generic text. */
+const NETWORK_CODE_WORDS: Record<string, string> = {
+	ECONNRESET: 'the connection was reset',
+	ECONNREFUSED: 'the connection was refused',
+	ECONNABORTED: 'the connection was aborted',
+	ENOTFOUND: 'the host name was not found',
+	EAI_AGAIN: 'the host name could not be looked up',
+	EHOSTUNREACH: 'the host is unreachable',
+	EPIPE: 'the connection closed while sending',
+};
+
 function networkError(node: INode, failure: NetworkFailure, isUpload: boolean, itemIndex?: number): NodeApiError {
-	const what = failure.timedOut ? 'The service did not answer in time' : `Could not reach the service (${failure.code})`;
+	const what = failure.timedOut
+		? 'The service did not answer in time'
+		: `Could not reach the service: ${NETWORK_CODE_WORDS[failure.code] ?? 'a network error occurred'}`;
 	const description = isUpload
-		? 'The upload was not sent again: the service may have received it, and a second upload would be charged twice. Check the Base URL and your network, then run the item again if no result appeared.'
-		: 'Check the Base URL in the credential and your network connection. The node already retried.';
+		? `The upload was not sent again: the service may have received it, and a second upload would be charged twice. Check the Base URL and your network, then run the item again if no result appeared. (${failure.code})`
+		: `Check the Base URL in the credential and your network connection. The node already retried. (${failure.code})`;
 	// Not `code`: NodeApiError would replace our message with its generic text for that code.
 	return new NodeApiError(node, { network_error: failure.code }, { message: what, description, itemIndex, failure: { cause: 'temporarily-unavailable' } });
 }

@@ -58,8 +58,9 @@ export async function testCredential(credential: TestCredential): Promise<Creden
 		[],
 	);
 	const routingNode = new RoutingNode(context, nodeType, { id: 'cred-1', name: 'test', type: type.name, data: { ...credential } });
+	let response: Awaited<ReturnType<typeof routingNode.runNode>>;
 	try {
-		await routingNode.runNode();
+		response = await routingNode.runNode();
 	} catch (error) {
 		const cause = (error as { cause?: { response?: { status?: number; statusText?: string }; code?: string } }).cause;
 		if (cause?.response?.status !== undefined) {
@@ -70,5 +71,17 @@ export async function testCredential(credential: TestCredential): Promise<Creden
 		if (cause?.code) return { status: 'Error', message: cause.code };
 		return { status: 'Error', message: (error as Error).message };
 	}
+	// As n8n's CredentialsTester: body rules are checked on the answer, in order.
+	const body = response?.[0]?.[0]?.json as unknown;
+	for (const rule of test.rules ?? []) {
+		if (rule.type === 'responseSuccessBody' && valueAt(body, rule.properties.key) === rule.properties.value) {
+			return { status: 'Error', message: rule.properties.message };
+		}
+	}
 	return { status: 'OK', message: 'Connection successful!' };
+}
+
+/** lodash `get` for a one-level key, as the rules here use. */
+function valueAt(body: unknown, key: string): unknown {
+	return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[key] : undefined;
 }

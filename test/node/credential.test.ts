@@ -26,16 +26,16 @@ describe('credential test', () => {
 	});
 
 	it('says what to fix when the key is refused (401 INVALID_API_KEY)', async () => {
-		// n8n itself sends a GET once more after a 401 (its credential-refresh retry).
-		nock(BASE).get('/api/v1/scanners').times(2).reply(401, { success: false, error_code: 'INVALID_API_KEY', message: 'Invalid API key' });
+		const scope = nock(BASE).get('/api/v1/scanners').reply(401, { success: false, error_code: 'INVALID_API_KEY', message: 'Invalid API key' });
 		const result = await testCredential({ apiKey: freshKey(), baseUrl: BASE });
 		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/refused the API key \(401\).*Copy the key again/);
+		expect(result.message).toMatch(/refused the API key \(401 INVALID_API_KEY\).*Copy the key again/);
+		expect(scope.isDone()).toBe(true);
 	});
 
 	it('says what to fix when no key reached the service (401 API_KEY_REQUIRED)', async () => {
-		nock(BASE).get('/api/v1/scanners').times(2).reply(401, { success: false, error_code: 'API_KEY_REQUIRED', message: 'API key required' });
-		expect((await testCredential({ apiKey: freshKey(), baseUrl: BASE })).message).toMatch(/refused the API key/);
+		nock(BASE).get('/api/v1/scanners').reply(401, { success: false, error_code: 'API_KEY_REQUIRED', message: 'API key required' });
+		expect((await testCredential({ apiKey: freshKey(), baseUrl: BASE })).message).toMatch(/received no API key \(401 API_KEY_REQUIRED\)/);
 	});
 
 	it('points at the Base URL when the gateway does not know the address (403 Missing Authentication Token)', async () => {
@@ -43,6 +43,22 @@ describe('credential test', () => {
 		const result = await testCredential({ apiKey: freshKey(), baseUrl: `${BASE}/wrong` });
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/Check the Base URL/);
+	});
+
+	it.each([
+		['an HTML page', 404, '<html><body>Not Found</body></html>'],
+		['another JSON API', 200, { ok: true }],
+		['a server error', 500, { success: false, error_code: 'INTERNAL_ERROR', message: 'boom' }],
+	])('fails when the Base URL answers with %s instead of the list of templates', async (_name, status, body) => {
+		nock(BASE).get('/api/v1/scanners').reply(status, body);
+		const result = await testCredential({ apiKey: freshKey(), baseUrl: BASE });
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/did not answer like the extraction service/);
+	});
+
+	it('says the key works but is rate-limited on 429', async () => {
+		nock(BASE).get('/api/v1/scanners').reply(429, { success: false, error_code: 'RATE_LIMITED', message: 'x', retry_after_seconds: 5 });
+		expect((await testCredential({ apiKey: freshKey(), baseUrl: BASE })).message).toMatch(/over its per-minute request limit/);
 	});
 
 	it('refuses an empty key, a key with whitespace and a key without an underscore before any request', async () => {
@@ -71,7 +87,7 @@ describe('credential test', () => {
 
 	it('never repeats the key in its messages', async () => {
 		const apiKey = freshKey();
-		nock(BASE).get('/api/v1/scanners').times(2).reply(401, { success: false, error_code: 'INVALID_API_KEY', message: `bad key ${apiKey}` });
+		nock(BASE).get('/api/v1/scanners').reply(401, { success: false, error_code: 'INVALID_API_KEY', message: `bad key ${apiKey}` });
 		const results = [await testCredential({ apiKey, baseUrl: BASE }), await testCredential({ apiKey: `${apiKey} `, baseUrl: BASE })];
 		for (const result of results) expect(result.message).not.toContain(apiKey.trim());
 	});

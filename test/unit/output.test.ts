@@ -387,7 +387,8 @@ describe('results without data', () => {
 		expect(unsuccessfulResultToJson(rejected)).toEqual({
 			result_id: RESULT_ID,
 			status: 'rejected',
-			error: { code: 'NO_TEXT', message: 'No text could be read from the document' },
+			error_code: 'NO_TEXT',
+			error_message: 'No text could be read from the document',
 			file_name: 'blurry.jpg',
 			file_type: 'jpeg',
 			template: { id: 'auto', name: 'Detecting template…' },
@@ -399,7 +400,7 @@ describe('results without data', () => {
 	it('unsuccessfulResultToJson explains a status it does not know', () => {
 		const item = unsuccessfulResultToJson({ result_id: RESULT_ID, status: 'archived' });
 		expect(item.status).toBe('archived');
-		expect(item.error).toEqual({ code: null, message: 'The document has a status this node does not know: "archived"' });
+		expect(item).toMatchObject({ error_code: null, error_message: 'The document has a status this node does not know: "archived"' });
 	});
 
 	it('describes NO_TEXT: what it means, what to do, and that no page was used', () => {

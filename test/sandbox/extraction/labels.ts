@@ -31,9 +31,9 @@ export function labelsFor(field: FieldDefinition): LabelSpec[] {
 		specs.push({ text: key, pattern: labelPattern(key), source });
 	};
 	add(field.label, 'label');
-	for (const synonym of FIELD_SYNONYMS[field.name] ?? []) add(synonym, 'synonym');
+	for (const synonym of ownEntry(FIELD_SYNONYMS, field.name) ?? []) add(synonym, 'synonym');
 	add(humanise(field.name), 'name');
-	for (const synonym of PERCENT_SYNONYMS[field.name] ?? []) {
+	for (const synonym of ownEntry(PERCENT_SYNONYMS, field.name) ?? []) {
 		// Same words as other fields' labels: keep them even when already seen.
 		specs.push({ text: synonym, pattern: labelPattern(synonym), source: 'percent' });
 	}
@@ -79,4 +79,9 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[]): LabelM
 export function isLabelCell(match: LabelMatch): boolean {
 	const cell = match.line.cells[match.cellIndex];
 	return cell.text.slice(match.length).replace(/^[\s:#.\-–]+/u, '') === '';
+}
+
+/** A field named `constructor` or `__proto__` must not find Object.prototype's members. */
+function ownEntry<T>(table: Record<string, T>, key: string): T | undefined {
+	return Object.hasOwn(table, key) ? table[key] : undefined;
 }

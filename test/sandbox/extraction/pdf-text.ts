@@ -42,7 +42,22 @@ function problemOf(error: unknown): DocumentProblem {
 }
 
 /** Text of every page, lines rebuilt from the text layer; problems instead of exceptions. */
+/**
+ * pdfjs 5.4 keeps per-document state in process-wide objects, so two documents read at once can
+ * spoil each other ("Invalid page request"): documents are read one at a time.
+ */
+let pdfQueue: Promise<unknown> = Promise.resolve();
+
 export async function readPdfText(bytes: Uint8Array): Promise<PdfText> {
+	const turn = pdfQueue.then(
+		() => readPdfTextNow(bytes),
+		() => readPdfTextNow(bytes),
+	);
+	pdfQueue = turn.catch(() => undefined);
+	return await turn;
+}
+
+async function readPdfTextNow(bytes: Uint8Array): Promise<PdfText> {
 	const pdfjs = await loadPdfJs();
 	// pdfjs transfers (detaches) the buffer it is given: hand it a copy.
 	const task = pdfjs.getDocument({

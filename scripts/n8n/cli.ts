@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { run, runChecked } from './processes';
+import { parseRunOutput, type RunData } from './runData';
+
+/** What a credential export holds; `data` in plain text is encrypted by `import:credentials`. */
+export interface CredentialExport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+export interface WorkflowJson {
+	id: string;
+	name: string;
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown>; [key: string]: unknown }>;
+	connections: Record<string, unknown>;
+	[key: string]: unknown;
+}
+
+export interface Execution {
+	/** n8n's exit code was 0 and the run data has no workflow error. */
+	ok: boolean;
+	/** The run data n8n printed, when it printed any. */
+	run?: RunData;
+	stdout: string;
+	stderr: string;
+	durationMs: number;
+}
+
+/** Per execution: generous, a long bank statement alone can take minutes on realistic timing. */
+const EXECUTE_TIMEOUT_MS = 10 * 60_000;
+const IMPORT_TIMEOUT_MS = 3 * 60_000;
+
+/**
+ * Environment that runs n8n headless on these machines (see /work/shared/notes/real-n8n.md):
+ * no telemetry, no task-runner process, and the legacy expression engine (the default one needs
+ * isolated-vm's native build).
+ */
+export function n8nEnvironment(userFolder: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+	// Under a test runner NODE_ENV is 'test', which silences n8n's output (the run data included).
+	const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST')));
+	return {
+		...inherited,
+		N8N_USER_FOLDER: userFolder,
+		N8N_DIAGNOSTICS_ENABLED: 'false',
+		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
+		N8N_RUNNERS_ENABLED: 'false',
+		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
+		N8N_EXPRESSION_ENGINE: 'legacy',
+		N8N_PERSONALIZATION_ENABLED: 'false',
+		N8N_HIRING_BANNER_ENABLED: 'false',
+		// The package's nodes may be used as AI-agent tools (the agent example).
+		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
+		N8N_LOG_LEVEL: 'info',
+		...extra,
+	};
+}
+
+/** The n8n command line of one user folder: imports and executions, each a short-lived process. */
+export class N8nCli {
+	readonly env: NodeJS.ProcessEnv;
+
+	constructor(
+		readonly bin: string,
+		readonly userFolder: string,
+		extraEnv: NodeJS.ProcessEnv = {},
+	) {
+		this.env = n8nEnvironment(userFolder, extraEnv);
+	}
+
+	async importCredentials(credentials: CredentialExport[]): Promise<void> {
+		await this.importFile('import:credentials', credentials);
+	}
+
+	/** Several workflows in one n8n start: each start costs seconds. Each workflow needs an `id`. */
+	async importWorkflows(workflows: WorkflowJson[]): Promise<void> {
+		for (const workflow of workflows) if (!workflow.id) throw new Error(`Workflow "${workflow.name}" has no id: n8n execute needs one`);
+		await this.importFile('import:workflow', workflows);
+	}
+
+	/** `n8n execute --id --rawOutput`: the run data as n8n printed it, also when the workflow failed. */
+	async execute(workflowId: string, onLine?: (line: string) => void): Promise<Execution> {
+		const started = Date.now();
+		const result = await run(process.execPath, [this.bin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
+			env: this.env,
+			onLine,
+			timeoutMs: EXECUTE_TIMEOUT_MS,
+		});
+		const parsed = parseRunOutput(result.stdout);
+		return {
+			ok: result.code === 0 && parsed !== undefined && !parsed.data.resultData.error,
+			run: parsed,
+			stdout: result.stdout,
+			stderr: result.stderr,
+			durationMs: Date.now() - started,
+		};
+	}
+
+	private async importFile(command: string, content: unknown): Promise<void> {
+		const dir = mkdtempSync(join(tmpdir(), 'n8n-import-'));
+		try {
+			const file = join(dir, 'import.json');
+			writeFileSync(file, JSON.stringify(content));
+			await runChecked(process.execPath, [this.bin, command, `--input=${file}`], { env: this.env, timeoutMs: IMPORT_TIMEOUT_MS });
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	}
+}
+
+/** A fresh, empty n8n user folder. */
+export function createUserFolder(prefix = 'n8n-docx-e2e-'): string {
+	const folder = mkdtempSync(join(tmpdir(), prefix));
+	mkdirSync(join(folder, '.n8n'), { recursive: true });
+	return folder;
+}

@@ -1,0 +1,157 @@
+import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { N8nCli } from '../../scripts/n8n/cli';
+import { EMAIL_ATTACHMENTS, EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow } from '../../scripts/n8n/emailExample';
+import { N8N_INSTALL_DIR, SAMPLES_DIR } from '../../scripts/n8n/paths';
+import { nodeRuns, outputItems, outputJson } from '../../scripts/n8n/runData';
+import { EXAMPLE_CREDENTIAL, findTemplate, loadExample, templateLocatorValue, withParameters } from '../../scripts/n8n/workflows';
+import { SAMPLES } from '../fixtures';
+import type { Sandbox } from '../sandbox';
+import { scriptedAccountant } from './agentScript';
+import { startFakeChatModel } from './fakeChatModel';
+import { documentFolder, executeOk, sandboxWithCredential } from './support';
+
+type Lines = Array<{ description: string }>;
+
+/** Every workflow in examples/, executed by n8n (external services replaced by local files). */
+describe('example workflows', () => {
+	let sandbox: Sandbox;
+	let cli: N8nCli;
+	let folder: { dir: string; remove: () => void };
+
+	beforeAll(async () => {
+		({ sandbox, cli } = await sandboxWithCredential(EXAMPLE_CREDENTIAL.id, { timing: 'fast' }));
+		folder = await documentFolder({ 'inbox/scan.pdf': 'scanned' });
+	});
+
+	afterAll(async () => {
+		folder?.remove();
+		await sandbox?.stop();
+	});
+
+	it('email attachments to a spreadsheet: one row per invoice line, in CSV and XLSX', async () => {
+		const attachments = join(folder.dir, 'attachments');
+		const output = join(folder.dir, 'output');
+		mkdirSync(attachments);
+		mkdirSync(output);
+		for (const file of EMAIL_ATTACHMENTS) copyFileSync(join(SAMPLES_DIR, file), join(attachments, file));
+		const workflow = emailExampleWorkflow(attachments, output, await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
+		await cli.importWorkflows([workflow]);
+		const run = await executeOk(cli, workflow.id);
+
+		// Emails as the IMAP trigger delivers them: one item, several attachment_N binaries.
+		const emails = outputItems(run, 'Pack Files into Emails');
+		expect(emails).toHaveLength(EMAIL_ATTACHMENTS.length / 2);
+		expect(Object.keys(emails[0].binary ?? {})).toEqual(['attachment_0', 'attachment_1']);
+		expect(outputItems(run, EMAIL_NODES.attachments)).toHaveLength(EMAIL_ATTACHMENTS.length);
+
+		const rows = outputJson(run, EMAIL_NODES.extract);
+		for (const invoice of [SAMPLES.invoiceEn, SAMPLES.invoiceDe, SAMPLES.invoiceFr, SAMPLES.invoiceEs]) {
+			const expected = invoice.expected as { invoice_number: string; line_items: Lines };
+			const lines = rows.filter((row) => row.invoice_number === expected.invoice_number).map((row) => row.description);
+			expect(lines, invoice.fileName).toEqual(expected.line_items.map((line) => line.description));
+		}
+		const receiptLines = (SAMPLES.receiptPng.expected as { items: Lines }).items.map((line) => line.description);
+		expect(rows.filter((row) => row.supplier_name === (SAMPLES.receiptPng.expected as { merchant_name: string }).merchant_name).map((row) => row.description)).toEqual(
+			receiptLines,
+		);
+
+		const csv = readFileSync(join(output, SPREADSHEET_FILES.csv), 'utf8').trim().split('\n');
+		expect(csv[0]).toContain('invoice_number');
+		expect(csv).toHaveLength(rows.length + 1);
+		// Read the XLSX with the same library n8n wrote it with.
+		const xlsx = createRequire(join(N8N_INSTALL_DIR, 'package.json'))('xlsx') as {
+			readFile(path: string): { SheetNames: string[]; Sheets: Record<string, unknown> };
+			utils: { sheet_to_json(sheet: unknown): Array<Record<string, unknown>> };
+		};
+		const book = xlsx.readFile(join(output, SPREADSHEET_FILES.xlsx));
+		expect(book.SheetNames).toEqual(['Invoice lines']);
+		const sheet = xlsx.utils.sheet_to_json(book.Sheets['Invoice lines']);
+		expect(sheet.map((row) => row.description)).toEqual(rows.map((row) => row.description));
+	});
+
+	it('a folder of PDFs through the Poller: rows of the done documents, the scan on Rejected', async () => {
+		const inbox = join(folder.dir, 'inbox');
+		for (const file of ['invoice-en.pdf', 'delivery-note.pdf']) copyFileSync(join(SAMPLES_DIR, file), join(inbox, file));
+		const workflow = withParameters(loadExample('folderThroughPoller'), { 'Read PDFs from Folder': { fileSelector: join(inbox, '*.pdf') } });
+		await cli.importWorkflows([workflow]);
+		const run = await executeOk(cli, workflow.id);
+
+		expect(outputJson(run, 'Upload Without Waiting').every((receipt) => typeof receipt.result_id === 'string')).toBe(true);
+		const rows = outputJson(run, 'Rows');
+		const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; line_items: Lines };
+		expect(rows.filter((row) => row.invoice_number === invoice.invoice_number)).toHaveLength(invoice.line_items.length);
+		expect(new Set(rows.map((row) => row.result_id)).size).toBe(2);
+		expect(outputJson(run, 'Rejected Documents')).toEqual([expect.objectContaining({ status: 'rejected', error: expect.objectContaining({ code: 'NO_TEXT' }) })]);
+		expect(outputJson(run, 'Failed Documents')).toEqual([]);
+		expect(outputJson(run, 'Not Finished in Time')).toEqual([]);
+	});
+
+	it('the AI agent as shipped, with a scripted stand-in for the chat model: it lists the templates and reads the result', async () => {
+		sandbox.resetStats();
+		const model = await startFakeChatModel(scriptedAccountant);
+		try {
+			const openAi = { id: 'e2eFakeOpenAi', name: 'Scripted chat model' };
+			await cli.importCredentials([{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-offline-stand-in', url: model.url } }]);
+			const workflow = withParameters(loadExample('aiAgentTool'), { 'Read Invoice': { fileSelector: join(SAMPLES_DIR, 'invoice-en.pdf') } });
+			workflow.nodes = workflow.nodes.map((node) => (node.name === 'Chat Model' ? { ...node, credentials: { openAiApi: openAi } } : node));
+			await cli.importWorkflows([workflow]);
+			const run = await executeOk(cli, workflow.id);
+
+			const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; total: number };
+			const [answer] = outputJson(run, 'Invoice Assistant');
+			expect(answer.output).toBe(`Invoice ${invoice.invoice_number}: total ${invoice.total} (template Invoice)`);
+			// The tools ran inside n8n; the model saw each answer before its next step (Read Result
+			// again while the document was still pending).
+			expect(nodeRuns(run, 'List Templates')).toHaveLength(1);
+			const reads = nodeRuns(run, 'Read Result').length;
+			expect(reads).toBeGreaterThanOrEqual(1);
+			expect(model.requests.map((request) => request.messages.filter((message) => message.role === 'tool').length)).toEqual(
+				Array.from({ length: reads + 2 }, (_, i) => i),
+			);
+			expect(sandbox.stats().requests).toMatchObject({ process: 1, listScanners: 1, getResult: reads });
+		} finally {
+			await model.stop();
+		}
+	});
+});
+
+/** Same credential id, a sandbox of its own: statements take long here. */
+describe('example: a long bank statement with a Still Processing loop', () => {
+	let sandbox: Sandbox;
+	let cli: N8nCli;
+	let folder: { dir: string; remove: () => void };
+
+	beforeAll(async () => {
+		// Three times the service's usual speed for a 3-page statement: about 35 s, so the first
+		// Poller run (20 s) ends on Still Processing and the loop comes round at least once.
+		({ sandbox, cli } = await sandboxWithCredential(EXAMPLE_CREDENTIAL.id, { timing: 3 }));
+		folder = await documentFolder({ 'statement.pdf': 'bankStatement' });
+	});
+
+	afterAll(async () => {
+		folder?.remove();
+		await sandbox?.stop();
+	});
+
+	it('loops through the Wait node until the statement is done, then outputs every transaction', async () => {
+		const template = await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Bank statement');
+		const workflow = withParameters(loadExample('bankStatementLoop'), {
+			'Read Bank Statement': { fileSelector: join(folder.dir, 'statement.pdf') },
+			'Upload Statement': { templateId: templateLocatorValue(template) },
+			'Check the Statement': { 'options.timeout': 20 },
+			'Wait Before Asking Again': { amount: 2 },
+		});
+		await cli.importWorkflows([workflow]);
+		const run = await executeOk(cli, workflow.id);
+
+		expect(nodeRuns(run, 'Check the Statement').length).toBeGreaterThanOrEqual(2);
+		expect(nodeRuns(run, 'Wait Before Asking Again').length).toBe(nodeRuns(run, 'Check the Statement').length - 1);
+		expect(outputJson(run, 'Check the Statement', 3)[0]).toMatchObject({ status: 'processing' });
+		const transactions = (SAMPLES.bankStatement.expected as { transactions: Lines }).transactions;
+		expect(outputJson(run, 'Transactions').map((row) => row.description)).toEqual(transactions.map((row) => row.description));
+	});
+});

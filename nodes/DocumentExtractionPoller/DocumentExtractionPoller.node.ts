@@ -1,15 +1,10 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { getResult } from '../shared/api';
+import { awaitResults, type PendingDocument } from '../shared/awaitResults';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
 import { ItemSink } from '../shared/itemSink';
-import type { OutputOptions } from '../shared/output';
 import { checkResultId } from '../shared/preflight';
-import { pollResults, type PollTarget } from '../shared/scheduler';
-import { settleResult } from '../shared/settleResult';
-import { rateBudgetOf } from '../shared/transport';
-import { waitFor } from '../shared/wait';
 
 /** Output indexes, in the order of `outputNames`. */
 const OUTPUT = { done: 0, rejected: 1, error: 2, stillProcessing: 3 } as const;
@@ -81,7 +76,7 @@ export class DocumentExtractionPoller implements INodeType {
 		const items = this.getInputData();
 		const sink = new ItemSink(this, 4);
 		const timeoutMs = readTimeoutMs(this);
-		const targets: Pending[] = [];
+		const targets: PendingDocument[] = [];
 
 		for (let i = 0; i < items.length; i++) {
 			try {
@@ -109,44 +104,16 @@ export class DocumentExtractionPoller implements INodeType {
 				sink.fail(i, error, OUTPUT.error);
 			}
 		}
-		if (targets.length === 0) return sink.result(items.length);
-
 		// Items naming the same result (e.g. merged branches) share its reads: the scheduler groups them.
-		const itemOfResult = new Map(targets.map((target) => [target.resultId, target.id]));
-		await pollResults(
-			targets,
-			{
-				timeoutMs,
-				onOutcome: (target, outcome) => {
-					const { id: i, binary, outputOptions } = target as Pending;
-					switch (outcome.kind) {
-						case 'settled':
-						case 'unknown-status':
-							settleResult(this, sink, i, outcome.result, outputOptions, OUTPUT, binary);
-							return;
-						case 'timeout':
-							sink.emit(i, [{ ...items[i].json, result_id: target.resultId, status: outcome.result?.status ?? 'queued' }], OUTPUT.stillProcessing, binary);
-							return;
-						case 'failed':
-							sink.fail(i, outcome.error, OUTPUT.error, { result_id: target.resultId });
-					}
-				},
-			},
-			{
-				readResult: async (resultId) => await getResult(this, resultId, itemOfResult.get(resultId)),
-				budget: await rateBudgetOf(this),
-				now: () => Date.now(),
-				wait: waitFor,
-				signal: this.getExecutionCancelSignal(),
-			},
-		);
+		await awaitResults(this, sink, targets, {
+			timeoutMs,
+			routes: OUTPUT,
+			failedOutput: OUTPUT.error,
+			onTimeout: ({ id: i, resultId, binary }, lastResult) =>
+				sink.emit(i, [{ ...items[i].json, result_id: resultId, status: lastResult?.status ?? 'queued' }], OUTPUT.stillProcessing, binary),
+		});
 		return sink.result(items.length);
 	}
-}
-
-interface Pending extends PollTarget {
-	outputOptions: OutputOptions;
-	binary?: IBinaryKeyData;
 }
 
 /**

@@ -1,14 +1,10 @@
-import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getResult, uploadDocument } from '../../../shared/api';
-import { rateBudgetOf } from '../../../shared/transport';
+import { uploadDocument } from '../../../shared/api';
+import { awaitResults, type PendingDocument } from '../../../shared/awaitResults';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
 import type { ItemSink } from '../../../shared/itemSink';
-import type { OutputOptions } from '../../../shared/output';
-import { pollResults, type PollTarget } from '../../../shared/scheduler';
-import { settleResult } from '../../../shared/settleResult';
-import { waitFor } from '../../../shared/wait';
 import { readUploadFile } from './file';
 
 /** Spec 4.4: typical 3-20 s, a long bank statement about 2 minutes, "give up after a few minutes". */
@@ -92,11 +88,6 @@ export function extractProperties(operation: string): INodeProperties[] {
 	];
 }
 
-interface Pending extends PollTarget {
-	binary?: IBinaryKeyData;
-	outputOptions: OutputOptions;
-}
-
 /**
  * Uploads every item first, then waits for all their results together, so n documents take about
  * as long as the slowest one instead of the sum of all. Each upload is sent once: retries inside
@@ -104,7 +95,7 @@ interface Pending extends PollTarget {
  */
 export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: (itemIndex: number) => string | undefined): Promise<void> {
 	const items = ctx.getInputData();
-	const pending: Pending[] = [];
+	const pending: PendingDocument[] = [];
 	let timeoutMs = 0;
 
 	for (let i = 0; i < items.length; i++) {
@@ -135,51 +126,28 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 			sink.fail(i, error);
 		}
 	}
-	if (pending.length === 0) return;
-
-	const itemOfResult = new Map(pending.map((target) => [target.resultId, target.id]));
-	await pollResults(
-		pending,
-		{
-			timeoutMs,
-			onOutcome: (target, outcome) => {
-				const { id: i, binary, outputOptions } = target as Pending;
-				switch (outcome.kind) {
-					case 'settled':
-					case 'unknown-status':
-						settleResult(ctx, sink, i, outcome.result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' }, binary);
-						return;
-					case 'failed':
-						sink.fail(i, outcome.error);
-						return;
-					case 'timeout': {
-						const status = outcome.result?.status ?? 'queued';
-						const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-						if (options.onTimeout === 'emitPending') {
-							sink.emit(i, [{ result_id: target.resultId, status, pending: true }], 0, binary);
-							return;
-						}
-						sink.fail(
-							i,
-							new NodeOperationError(ctx.getNode(), `Item ${i + 1}: the document was not processed within ${seconds(timeoutMs)} (status "${status}")`, {
-								itemIndex: i,
-								description: `Result ID ${target.resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
-							}),
-							0,
-							{ result_id: target.resultId, status },
-						);
-					}
-				}
-			},
+	await awaitResults(ctx, sink, pending, {
+		timeoutMs,
+		routes: { done: 0, rejected: 'fail', error: 'fail' },
+		failedOutput: 0,
+		onTimeout: ({ id: i, resultId, binary }, lastResult) => {
+			const status = lastResult?.status ?? 'queued';
+			const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
+			if (options.onTimeout === 'emitPending') {
+				sink.emit(i, [{ result_id: resultId, status, pending: true }], 0, binary);
+				return;
+			}
+			sink.fail(
+				i,
+				new NodeOperationError(ctx.getNode(), `Item ${i + 1}: the document was not processed within ${seconds(timeoutMs)} (status "${status}")`, {
+					itemIndex: i,
+					description: `Result ID ${resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
+				}),
+				0,
+				{ result_id: resultId, status },
+			);
 		},
-		{
-			readResult: async (resultId) => await getResult(ctx, resultId, itemOfResult.get(resultId)),
-			budget: await rateBudgetOf(ctx),
-			now: () => Date.now(),
-			wait: waitFor,
-			signal: ctx.getExecutionCancelSignal(),
-		},
-	);
+	});
 }
 
 function seconds(ms: number): string {

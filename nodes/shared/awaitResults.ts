@@ -1,0 +1,61 @@
+import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+
+import { getResult } from './api';
+import type { ItemSink } from './itemSink';
+import type { OutputOptions } from './output';
+import { pollResults, type PollTarget } from './scheduler';
+import { settleResult, type ResultRoutes } from './settleResult';
+import { rateBudgetOf } from './transport';
+import { waitFor } from './wait';
+import type { Result } from './schemas';
+
+/** An uploaded document an item waits for, with what its output needs. */
+export interface PendingDocument extends PollTarget {
+	outputOptions: OutputOptions;
+	binary?: IBinaryKeyData;
+}
+
+export interface AwaitOptions {
+	timeoutMs: number;
+	routes: ResultRoutes;
+	/** Output of the error item when a read fails for good (under continueOnFail). */
+	failedOutput: number;
+	/** What the node does with a document still pending at the deadline. */
+	onTimeout(document: PendingDocument, lastResult: Result | undefined): void;
+}
+
+/**
+ * Waits for the results of several items through the one scheduler and emits each item as its
+ * outcome is known. The action node's "Wait for Result" and the Poller differ only in `options`.
+ */
+export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, documents: PendingDocument[], options: AwaitOptions): Promise<void> {
+	if (documents.length === 0) return;
+	const itemOfResult = new Map(documents.map((document) => [document.resultId, document.id]));
+	await pollResults(
+		documents,
+		{
+			timeoutMs: options.timeoutMs,
+			onOutcome: (target, outcome) => {
+				const document = target as PendingDocument;
+				switch (outcome.kind) {
+					case 'settled':
+					case 'unknown-status':
+						settleResult(ctx, sink, document.id, outcome.result, document.outputOptions, options.routes, document.binary);
+						return;
+					case 'failed':
+						sink.fail(document.id, outcome.error, options.failedOutput, { result_id: document.resultId });
+						return;
+					case 'timeout':
+						options.onTimeout(document, outcome.result);
+				}
+			},
+		},
+		{
+			readResult: async (resultId) => await getResult(ctx, resultId, itemOfResult.get(resultId)),
+			budget: await rateBudgetOf(ctx),
+			now: () => Date.now(),
+			wait: waitFor,
+			signal: ctx.getExecutionCancelSignal(),
+		},
+	);
+}

@@ -85,7 +85,7 @@ describe('example workflows', () => {
 		const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; line_items: Lines };
 		expect(rows.filter((row) => row.invoice_number === invoice.invoice_number)).toHaveLength(invoice.line_items.length);
 		expect(new Set(rows.map((row) => row.result_id)).size).toBe(2);
-		expect(outputJson(run, 'Rejected Documents')).toEqual([expect.objectContaining({ status: 'rejected', error: expect.objectContaining({ code: 'NO_TEXT' }) })]);
+		expect(outputJson(run, 'Rejected Documents')).toEqual([expect.objectContaining({ status: 'rejected', error_code: 'NO_TEXT' })]);
 		expect(outputJson(run, 'Failed Documents')).toEqual([]);
 		expect(outputJson(run, 'Not Finished in Time')).toEqual([]);
 	});

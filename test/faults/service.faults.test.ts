@@ -209,7 +209,7 @@ describe('unknown status values', () => {
 		const documents = await files('unknown', 4);
 		const receipts = await upload(scenario, documents.slice(0, 2));
 		const polled = await poll(scenario, receipts.outputs[0], ['error', 'done']);
-		expect(polled.outputs[2][0].json).toMatchObject({ status: 'paused', error: { message: expect.stringMatching(/status this node does not know: "paused"/) } });
+		expect(polled.outputs[2][0].json).toMatchObject({ status: 'paused', error_message: expect.stringMatching(/status this node does not know: "paused"/) });
 
 		scenario.sandbox.faults.enqueue('process', { kind: 'unknownStatus', status: 'archived' }, 1);
 		const extracted = await extract(scenario, documents.slice(2), ['error', 'ok']);

@@ -71,7 +71,7 @@ interface RawResponse {
 	body: unknown;
 }
 
-type Attempt = { kind: 'rate-limited' | 'busy' | 'idempotent'; attempt: number };
+type RetryKind = 'rate-limited' | 'busy' | 'idempotent';
 
 /** The request budget of the credential's key, shared by every request made with it. */
 export async function rateBudgetOf(ctx: ApiContext): Promise<RateBudget> {
@@ -95,13 +95,16 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	const isUpload = call.file !== undefined;
 	const idempotent = call.method === 'GET';
-	const counts = { 'rate-limited': 0, busy: 0, idempotent: 0 };
+	const counts: Record<RetryKind, number> = { 'rate-limited': 0, busy: 0, idempotent: 0 };
 
-	const retryAfter = async (attempt: Attempt, delayMs: number): Promise<boolean> => {
-		const limit = { 'rate-limited': RETRY.rateLimitedRetries, busy: RETRY.busyRetries, idempotent: RETRY.idempotentRetries }[attempt.kind];
-		if (attempt.attempt > limit) return false;
+	/** Waits before the next attempt and says whether there is one. `delayMs` defaults to backoff. */
+	const retry = async (kind: RetryKind, delayMs?: number): Promise<boolean> => {
+		const attempt = ++counts[kind];
+		const limit = { 'rate-limited': RETRY.rateLimitedRetries, busy: RETRY.busyRetries, idempotent: RETRY.idempotentRetries }[kind];
+		if (attempt > limit) return false;
+		const delay = delayMs ?? backoff(kind === 'busy' ? RETRY.busyBaseDelayMs : RETRY.idempotentBaseDelayMs, attempt);
 		// A GET may be a result read: the spec asks 2-3 s between reads, retries included.
-		await waitFor(idempotent ? Math.max(delayMs, RETRY.idempotentMinDelayMs) : delayMs, signal);
+		await waitFor(idempotent ? Math.max(delay, RETRY.idempotentMinDelayMs) : delay, signal);
 		return true;
 	};
 
@@ -114,7 +117,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled', { itemIndex: call.itemIndex });
 			const failure = networkFailure(error);
 			// An upload that failed after it left may have been accepted: retrying could charge twice.
-			if (idempotent && (await retryAfter({ kind: 'idempotent', attempt: ++counts.idempotent }, backoff(RETRY.idempotentBaseDelayMs, counts.idempotent)))) continue;
+			if (idempotent && (await retry('idempotent'))) continue;
 			throw networkError(node, failure, isUpload, call.itemIndex);
 		}
 		budget.observe(response.headers);
@@ -123,7 +126,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 		if (statusCode >= 200 && statusCode < 300) {
 			const parsed = schema.safeParse(parseBody(response.body));
 			if (parsed.success) return parsed.data;
-			if (idempotent && (await retryAfter({ kind: 'idempotent', attempt: ++counts.idempotent }, backoff(RETRY.idempotentBaseDelayMs, counts.idempotent)))) continue;
+			if (idempotent && (await retry('idempotent'))) continue;
 			throw unreadableAnswer(node, statusCode, isUpload, parsed.error, call.itemIndex);
 		}
 
@@ -134,17 +137,15 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			const waitMs = retryAfterMs(response.headers, body);
 			budget.blockFor(waitMs);
 			// A 429 proves the request was not processed, so even an upload may be sent again.
-			if (await retryAfter({ kind: 'rate-limited', attempt: ++counts['rate-limited'] }, waitMs)) continue;
+			if (await retry('rate-limited', waitMs)) continue;
 			throw serviceApiError(node, serviceError, call.itemIndex, waitMs);
 		}
 		if (statusCode === 503 && serviceError.error_code === 'BUSY') {
 			// BUSY is the service refusing before it accepted anything (spec 7.2: retryable).
-			if (await retryAfter({ kind: 'busy', attempt: ++counts.busy }, backoff(RETRY.busyBaseDelayMs, counts.busy))) continue;
+			if (await retry('busy')) continue;
 			throw serviceApiError(node, serviceError, call.itemIndex);
 		}
-		if (statusCode >= 500 && idempotent) {
-			if (await retryAfter({ kind: 'idempotent', attempt: ++counts.idempotent }, backoff(RETRY.idempotentBaseDelayMs, counts.idempotent))) continue;
-		}
+		if (statusCode >= 500 && idempotent && (await retry('idempotent'))) continue;
 		if (statusCode >= 500 && isUpload) {
 			serviceError.description += ' The upload was not sent again, because the service may have accepted it before failing and a second upload would be charged twice. Check with "Get Result" or run the item again.';
 		}

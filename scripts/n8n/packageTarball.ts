@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PACK_DIR, PACKAGE_NAME, REPO_ROOT } from './paths';
@@ -12,10 +12,26 @@ export async function buildAndPack(log: Log): Promise<string> {
 	rmSync(PACK_DIR, { recursive: true, force: true });
 	mkdirSync(PACK_DIR, { recursive: true });
 	const packed = await runChecked('npm', ['pack', '--json', '--pack-destination', PACK_DIR], { cwd: REPO_ROOT });
-	const [{ filename }] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
+	const [{ filename, files }] = JSON.parse(packed.stdout) as Array<{ filename: string; files: Array<{ path: string }> }>;
+	checkPackedFiles(files.map((file) => file.path));
 	const tarball = join(PACK_DIR, filename);
 	log(`Packed ${tarball}`);
 	return tarball;
+}
+
+/**
+ * What n8n loads from the package must be in the tarball: every file the `n8n` section names, each
+ * node's codex file next to it, and the light and dark icons. A build step that forgets one would
+ * otherwise only show in the n8n editor.
+ */
+function checkPackedFiles(packed: string[]): void {
+	const manifest = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { n8n: { nodes: string[]; credentials: string[] } };
+	const codex = manifest.n8n.nodes.map((node) => node.replace(/\.js$/, '.json'));
+	const icons = readdirSync(join(REPO_ROOT, 'icons')).map((icon) => `dist/icons/${icon}`);
+	const missing = [...manifest.n8n.nodes, ...manifest.n8n.credentials, ...codex, ...icons].filter((path) => !packed.includes(path));
+	if (missing.length > 0) throw new Error(`The packed package lacks: ${missing.join(', ')}`);
+	const stray = packed.filter((path) => !path.startsWith('dist/') && !['package.json', 'README.md', 'LICENSE'].includes(path));
+	if (stray.length > 0) throw new Error(`The packed package holds files outside dist/: ${stray.join(', ')}`);
 }
 
 /**

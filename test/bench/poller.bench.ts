@@ -33,7 +33,7 @@
  * sandbox and key, at the same time. Then: peak memory of 10 concurrent 4.3 MB uploads (sandbox in
  * a child process, so only n8n's side is counted) and the time to map a 5,000-row statement.
  */
-import './engineUnderTsx';
+import './n8nUserFolder';
 
 import { startBenchSandbox, BENCH_RATE_LIMIT_PER_MINUTE } from './benchSandbox';
 import { outputOf, spawnTs } from './childProcess';

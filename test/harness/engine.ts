@@ -29,8 +29,8 @@ import {
 } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../credentials/DocumentExtractionApi.credentials';
-import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node';
-import { DocumentExtractionPoller } from '../../nodes/DocumentExtractionPoller/DocumentExtractionPoller.node';
+import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
+import { DocumentExtractionPoller } from '../../nodes/DocumentExtractionPoller/DocumentExtractionPoller.node.ts';
 
 export const PACKAGE = 'n8n-nodes-document-extraction';
 export const NODE_TYPES = {

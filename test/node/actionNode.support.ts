@@ -8,7 +8,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import { NodeHelpers, Workflow, type IDataObject, type INode, type INodeExecutionData, type INodeListSearchResult, type INodeParameters, type INodeTypes } from 'n8n-workflow';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
-import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node';
+import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { RETRY } from '../../nodes/shared/transport';
 import { buildAdditionalData, NODE_TYPES, runNode, type RunResult, type TestCredential } from '../harness/engine';
 import { freshKey } from '../harness/keys';

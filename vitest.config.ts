@@ -1,7 +1,4 @@
 import { createRequire } from 'node:module';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
@@ -15,10 +12,8 @@ export default defineConfig({
 	test: {
 		include: ['test/**/*.test.ts'],
 		exclude: ['test/e2e/**', 'test/faults/**', 'node_modules/**'],
-		env: {
-			// n8n-core writes `<folder>/.n8n`; keep it out of the user's home.
-			N8N_USER_FOLDER: mkdtempSync(join(tmpdir(), 'n8n-docx-test-')),
-		},
+		// n8n-core writes `<folder>/.n8n`: a temporary folder per run, removed afterwards.
+		globalSetup: ['test/harness/userFolder.setup.ts'],
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
 		pool: 'forks',

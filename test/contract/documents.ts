@@ -1,5 +1,5 @@
-import { deflateSync } from 'node:zlib';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { pngWithText } from '../fixtures/images';
 
 /** Small documents made on the fly, so the contract suite needs no binary fixtures. */
 
@@ -36,37 +36,9 @@ export async function blankPdf(pageCount = 1): Promise<Uint8Array> {
 	return pdf.save();
 }
 
-/** A valid 1x1 PNG with no text in it. */
+/** A valid PNG with no text in it (no text chunk: the sandbox has nothing to read). */
 export function plainPng(): Uint8Array {
-	const chunk = (type: string, data: Buffer) => {
-		const length = Buffer.alloc(4);
-		length.writeUInt32BE(data.length);
-		const body = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-		const crc = Buffer.alloc(4);
-		crc.writeUInt32BE(crc32(body));
-		return Buffer.concat([length, body, crc]);
-	};
-	const header = Buffer.alloc(13);
-	header.writeUInt32BE(1, 0);
-	header.writeUInt32BE(1, 4);
-	header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-	return new Uint8Array(
-		Buffer.concat([
-			Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-			chunk('IHDR', header),
-			chunk('IDAT', deflateSync(Buffer.from([0, 255, 255, 255]))),
-			chunk('IEND', Buffer.alloc(0)),
-		]),
-	);
-}
-
-function crc32(bytes: Buffer): number {
-	let crc = 0xffffffff;
-	for (const byte of bytes) {
-		crc ^= byte;
-		for (let bit = 0; bit < 8; bit++) crc = crc & 1 ? (crc >>> 1) ^ 0xedb88320 : crc >>> 1;
-	}
-	return (crc ^ 0xffffffff) >>> 0;
+	return new Uint8Array(pngWithText([]));
 }
 
 /** Bytes that are no document at all (a text file, whatever its name says). */

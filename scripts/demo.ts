@@ -1,9 +1,10 @@
 /**
- * `npm run demo`: the package's main job inside a real n8n, on one command.
+ * `npm run demo [-- --n8n 1]`: the package's main job inside a real n8n, on one command.
  *
- * Builds and packs the package, installs n8n (once, cached in .n8n-cache/) and the tarball as a
- * community package, starts the local sandbox of the service, imports a credential and the
- * example workflow "email attachments to a spreadsheet", runs it, and prints what was extracted.
+ * Builds and packs the package, installs n8n (the newest 2.x by default, `--n8n 1` for 1.x; once,
+ * cached) and the tarball as a community package, starts the local sandbox of the service, imports
+ * a credential and the example workflow "email attachments to a spreadsheet", runs it, and prints
+ * what was extracted.
  */
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { describeFailure } from './n8n/failure';
 import { withHeartbeat } from './n8n/progress';
 import { outputItems, type RunItem } from './n8n/runData';
 import { DEMO_OUTPUT_DIR, SAMPLES_DIR } from './n8n/paths';
+import { NEWEST_LINE, selectReleases } from './n8n/releases';
 import { EMAIL_ATTACHMENTS as ATTACHMENTS, EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow } from './n8n/emailExample';
 import { findTemplate, sandboxCredential } from './n8n/workflows';
 
@@ -23,7 +25,9 @@ const log = (message: string) => console.log(message);
 async function main(): Promise<void> {
 	cleanUpOnSignals();
 	const started = Date.now();
-	const cli = await prepareN8n(log, 'n8n-docx-demo-');
+	const [release] = selectReleases(process.argv.slice(2), [NEWEST_LINE]);
+	log(`n8n ${release.version}`);
+	const cli = await prepareN8n(release, log, { userFolderPrefix: 'n8n-docx-demo-' });
 	onCleanup(() => rmSync(cli.userFolder, { recursive: true, force: true }));
 
 	const attachmentsDir = join(cli.userFolder, 'attachments');
@@ -58,7 +62,7 @@ async function main(): Promise<void> {
 	for (const file of Object.values(SPREADSHEET_FILES)) log(`  ${join(DEMO_OUTPUT_DIR, file)}`);
 	const stats = sandbox.stats();
 	const requests = Object.values(stats.requests).reduce((sum, count) => sum + count, 0);
-	log(`Sandbox: ${stats.uploads.length} uploads, ${requests} API requests. Done in ${Math.round((Date.now() - started) / 1000)} s.`);
+	log(`Sandbox: ${stats.uploads.length} uploads, ${requests} API requests. n8n ${release.version}. Done in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
 function tableRow(row: RunItem, files: RunItem[]): Record<string, string> {

@@ -2,6 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { N8nRuntime } from './install';
+import { REPO_ROOT } from './paths';
+import { freePort } from './ports';
 import { run, runChecked } from './processes';
 import { parseRunOutput, type RunData } from './runData';
 
@@ -36,26 +39,31 @@ const EXECUTE_TIMEOUT_MS = 10 * 60_000;
 const IMPORT_TIMEOUT_MS = 3 * 60_000;
 
 /**
- * Environment that runs n8n headless on these machines (see /work/shared/notes/real-n8n.md):
- * no telemetry, no task-runner process, and the legacy expression engine (the default one needs
- * isolated-vm's native build).
+ * Environment that runs n8n headless on these machines (see /work/shared/notes/real-n8n.md): no
+ * telemetry or banners, and files readable by the Read/Write Files node in the temporary folder and
+ * this clone (the sample documents, demo-output/). n8n 1.x: no task-runner process and the legacy
+ * expression engine (the default one needs isolated-vm's native build, which Node 20 lacks).
+ * n8n 2.x always starts a task broker: the process gets its port from `processEnv`.
  */
-export function n8nEnvironment(userFolder: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+export function n8nEnvironment(runtime: N8nRuntime, userFolder: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 	// Under a test runner NODE_ENV is 'test', which silences n8n's output (the run data included).
-	const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST')));
+	const inherited = Object.fromEntries(
+		Object.entries(process.env).filter(([name]) => name !== 'NODE_ENV' && !name.startsWith('VITEST') && !name.startsWith('npm_')),
+	);
+	const byLine: NodeJS.ProcessEnv = runtime.release.line === '1' ? { N8N_RUNNERS_ENABLED: 'false', N8N_EXPRESSION_ENGINE: 'legacy' } : {};
 	return {
 		...inherited,
 		N8N_USER_FOLDER: userFolder,
 		N8N_DIAGNOSTICS_ENABLED: 'false',
 		N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
-		N8N_RUNNERS_ENABLED: 'false',
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
-		N8N_EXPRESSION_ENGINE: 'legacy',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
-		// The package's nodes may be used as AI-agent tools (the agent example).
+		N8N_RESTRICT_FILE_ACCESS_TO: [tmpdir(), REPO_ROOT].join(';'),
+		// The package's action node may be used as an AI-agent tool (the agent example).
 		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 		N8N_LOG_LEVEL: 'info',
+		...byLine,
 		...extra,
 	};
 }
@@ -65,11 +73,25 @@ export class N8nCli {
 	readonly env: NodeJS.ProcessEnv;
 
 	constructor(
-		readonly bin: string,
+		readonly runtime: N8nRuntime,
 		readonly userFolder: string,
 		extraEnv: NodeJS.ProcessEnv = {},
 	) {
-		this.env = n8nEnvironment(userFolder, extraEnv);
+		this.env = n8nEnvironment(runtime, userFolder, extraEnv);
+	}
+
+	get version(): string {
+		return this.runtime.release.version;
+	}
+
+	/** The environment of one n8n process: its own task-broker port (n8n 2.x starts a broker in every process). */
+	async processEnv(extra: NodeJS.ProcessEnv = {}): Promise<NodeJS.ProcessEnv> {
+		return { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extra };
+	}
+
+	/** The command that runs n8n: its Node binary and its bin script. */
+	command(...args: string[]): [string, string[]] {
+		return [this.runtime.node, [this.runtime.bin, ...args]];
 	}
 
 	async importCredentials(credentials: CredentialExport[]): Promise<void> {
@@ -85,11 +107,8 @@ export class N8nCli {
 	/** `n8n execute --id --rawOutput`: the run data as n8n printed it, also when the workflow failed. */
 	async execute(workflowId: string, onLine?: (line: string) => void): Promise<Execution> {
 		const started = Date.now();
-		const result = await run(process.execPath, [this.bin, 'execute', `--id=${workflowId}`, '--rawOutput'], {
-			env: this.env,
-			onLine,
-			timeoutMs: EXECUTE_TIMEOUT_MS,
-		});
+		const [command, args] = this.command('execute', `--id=${workflowId}`, '--rawOutput');
+		const result = await run(command, args, { env: await this.processEnv(), onLine, timeoutMs: EXECUTE_TIMEOUT_MS });
 		const parsed = parseRunOutput(result.stdout);
 		return {
 			ok: result.code === 0 && parsed !== undefined && !parsed.data.resultData.error,
@@ -100,12 +119,13 @@ export class N8nCli {
 		};
 	}
 
-	private async importFile(command: string, content: unknown): Promise<void> {
+	private async importFile(subcommand: string, content: unknown): Promise<void> {
 		const dir = mkdtempSync(join(tmpdir(), 'n8n-import-'));
 		try {
 			const file = join(dir, 'import.json');
 			writeFileSync(file, JSON.stringify(content));
-			await runChecked(process.execPath, [this.bin, command, `--input=${file}`], { env: this.env, timeoutMs: IMPORT_TIMEOUT_MS });
+			const [command, args] = this.command(subcommand, `--input=${file}`);
+			await runChecked(command, args, { env: await this.processEnv(), timeoutMs: IMPORT_TIMEOUT_MS });
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}

@@ -1,7 +1,7 @@
+import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
-/** The n8n release the package is tested in: the newest that installs here (see the README's Compatibility). */
-export const N8N_VERSION = '1.123.81';
+import type { N8nRelease } from './releases';
 
 export const PACKAGE_NAME = 'n8n-nodes-document-extraction';
 
@@ -13,13 +13,22 @@ export const NODE_TYPES = {
 
 export const REPO_ROOT = resolve(__dirname, '..', '..');
 
-/** Ignored by git: the n8n install and the packed tarball, reused between runs. */
-export const CACHE_DIR = join(REPO_ROOT, '.n8n-cache');
-export const N8N_INSTALL_DIR = join(CACHE_DIR, 'n8n');
-/** Written last by the installer: its presence means the install finished. */
-export const N8N_READY_MARKER = join(N8N_INSTALL_DIR, `.ready-${N8N_VERSION}`);
-export const N8N_BIN = join(N8N_INSTALL_DIR, 'node_modules', 'n8n', 'bin', 'n8n');
-export const PACK_DIR = join(CACHE_DIR, 'pack');
+/**
+ * The n8n installs (1.7 to 2.6 GB each) live outside the clone, so every clone, the demo and the
+ * test suites share one install per release. `N8N_CACHE_DIR` moves it (e.g. to measure a fresh install).
+ */
+export const CACHE_DIR = process.env.N8N_CACHE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), PACKAGE_NAME);
+
+export function installDirOf(release: N8nRelease): string {
+	return join(CACHE_DIR, `n8n-${release.version}`);
+}
+
+export function nodeRuntimeDirOf(nodeVersion: string): string {
+	return join(CACHE_DIR, `node-${nodeVersion}`);
+}
+
+/** Ignored by git: the packed tarball of this clone. */
+export const PACK_DIR = join(REPO_ROOT, '.n8n-cache', 'pack');
 
 export const EXAMPLES_DIR = join(REPO_ROOT, 'examples');
 export const SAMPLES_DIR = join(REPO_ROOT, 'test', 'fixtures', 'samples');

@@ -93,6 +93,8 @@ export function stopAllChildren(): void {
 export interface Service {
 	/** Everything it printed so far (for error messages). */
 	output(): string;
+	/** True once the process has ended (e.g. it failed to start). */
+	exited(): boolean;
 	/** Ends it and its children; resolves when it is gone. */
 	stop(): Promise<void>;
 }
@@ -105,10 +107,15 @@ export function startService(command: string, args: string[], options: Pick<RunO
 	let output = '';
 	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
 	child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+	let ended = false;
 	const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
-	void exited.then(() => pid !== undefined && running.delete(pid));
+	void exited.then(() => {
+		ended = true;
+		if (pid !== undefined) running.delete(pid);
+	});
 	return {
 		output: () => output,
+		exited: () => ended,
 		stop: async () => {
 			if (pid !== undefined && child.exitCode === null && child.signalCode === null) killGroup(pid);
 			await exited;

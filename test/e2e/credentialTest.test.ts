@@ -1,8 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { startService, type Service } from '../../scripts/n8n/processes';
+import { setUpOwner, startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
 import type { Sandbox } from '../sandbox';
 import { sandboxWithCredential } from './support';
@@ -10,9 +8,7 @@ import { sandboxWithCredential } from './support';
 const GOOD = 'e2eCredTestGood';
 const WRONG_KEY = 'e2eCredTestKey';
 const WRONG_URL = 'e2eCredTestUrl';
-const START_TIMEOUT_MS = 120_000;
-/** A throw-away owner of a throw-away n8n (n8n asks for 8+ characters, a digit and a capital). */
-const ownerPassword = `E2e-${randomUUID()}`;
+const START_TIMEOUT_MS = 180_000;
 
 /**
  * The credential's "Test" button, as n8n's editor runs it: `n8n start`, an owner account, and
@@ -20,7 +16,7 @@ const ownerPassword = `E2e-${randomUUID()}`;
  */
 describe('credential test in a running n8n', () => {
 	let sandbox: Sandbox;
-	let n8nServer: Service | undefined;
+	let n8nServer: N8nServer | undefined;
 	let baseUrl: string;
 	let cookie: string;
 	const data: Record<string, { apiKey: string; baseUrl: string }> = {};
@@ -36,20 +32,9 @@ describe('credential test in a running n8n', () => {
 			[WRONG_KEY, WRONG_URL].map((id) => sandboxCredential(data[id].baseUrl, data[id].apiKey, { id, name: id })),
 		);
 
-		const port = await freePort();
-		baseUrl = `http://127.0.0.1:${port}`;
-		n8nServer = startService(process.execPath, [cli.bin, 'start'], {
-			env: { ...cli.env, N8N_PORT: String(port), N8N_LISTEN_ADDRESS: '127.0.0.1', N8N_SECURE_COOKIE: 'false' },
-		});
-		await waitUntilHealthy(baseUrl, n8nServer);
-		const setup = await fetch(`${baseUrl}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json' },
-			body: JSON.stringify({ email: 'owner@example.com', firstName: 'E2E', lastName: 'Owner', password: ownerPassword }),
-		});
-		expect(setup.status, await setup.clone().text()).toBe(200);
-		cookie = (setup.headers.get('set-cookie') ?? '').split(';')[0];
-		expect(cookie).toMatch(/^n8n-auth=/);
+		n8nServer = await startN8nServer(cli);
+		baseUrl = n8nServer.url;
+		cookie = await setUpOwner(n8nServer, throwAwayOwner());
 	}, START_TIMEOUT_MS + 60_000);
 
 	afterAll(async () => {
@@ -90,29 +75,3 @@ describe('credential test in a running n8n', () => {
 		expect(sandbox.stats().unknownPathRequests).toBeGreaterThan(before);
 	});
 });
-
-async function freePort(): Promise<number> {
-	return await new Promise((resolve, reject) => {
-		const server = createServer();
-		server.once('error', reject);
-		server.listen(0, '127.0.0.1', () => {
-			const address = server.address();
-			server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-		});
-	});
-}
-
-async function waitUntilHealthy(baseUrl: string, server: Service): Promise<void> {
-	const deadline = Date.now() + START_TIMEOUT_MS;
-	while (Date.now() < deadline) {
-		try {
-			// /healthz answers before the REST API is mounted; the settings endpoint only after.
-			const response = await fetch(`${baseUrl}/rest/settings`);
-			if (response.ok) return;
-		} catch {
-			// Not listening yet.
-		}
-		await new Promise((resolve) => setTimeout(resolve, 1000));
-	}
-	throw new Error(`n8n start did not become ready in ${START_TIMEOUT_MS / 1000} s. Its output:\n${server.output().slice(-3000)}`);
-}

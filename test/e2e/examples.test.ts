@@ -5,14 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { EMAIL_ATTACHMENTS, EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow } from '../../scripts/n8n/emailExample';
-import { N8N_INSTALL_DIR, SAMPLES_DIR } from '../../scripts/n8n/paths';
+import { SAMPLES_DIR } from '../../scripts/n8n/paths';
 import { nodeRuns, outputItems, outputJson } from '../../scripts/n8n/runData';
 import { EXAMPLE_CREDENTIAL, findTemplate, loadExample, templateLocatorValue, withParameters } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
 import type { Sandbox } from '../sandbox';
 import { scriptedAccountant } from './agentScript';
 import { startFakeChatModel } from './fakeChatModel';
-import { documentFolder, executeOk, sandboxWithCredential } from './support';
+import { documentFolder, executeOk, n8n, sandboxWithCredential } from './support';
 
 type Lines = Array<{ description: string }>;
 
@@ -63,7 +63,8 @@ describe('example workflows', () => {
 		expect(csv[0]).toContain('invoice_number');
 		expect(csv).toHaveLength(rows.length + 1);
 		// Read the XLSX with the same library n8n wrote it with.
-		const xlsx = createRequire(join(N8N_INSTALL_DIR, 'package.json'))('xlsx') as {
+		const { runtime } = n8n();
+		const xlsx = createRequire(join(runtime.installDir, 'package.json'))(runtime.release.xlsxModule) as {
 			readFile(path: string): { SheetNames: string[]; Sheets: Record<string, unknown> };
 			utils: { sheet_to_json(sheet: unknown): Array<Record<string, unknown>> };
 		};

@@ -15,7 +15,7 @@ export { NODE_TYPES };
 
 /** The n8n prepared by globalSetup (shared user folder). */
 export function n8n(): N8nCli {
-	return new N8nCli(inject('n8nBin'), inject('n8nUserFolder'));
+	return new N8nCli(inject('n8nRuntime'), inject('n8nUserFolder'));
 }
 
 /** A workflow node as it is saved in a workflow's JSON. */

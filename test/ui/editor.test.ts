@@ -1,0 +1,160 @@
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { REPO_ROOT, SAMPLES_DIR } from '../../scripts/n8n/paths';
+import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
+import { n8n } from '../e2e/support';
+import { SAMPLES } from '../fixtures';
+import { startSandbox, type Sandbox } from '../sandbox';
+import { launchBrowser } from './browser';
+import { Editor } from './editor';
+
+const cli = n8n();
+const version = cli.version;
+const SHOTS_DIR = join(REPO_ROOT, 'test-output', 'ui', `n8n-${version}`);
+/** `npm run docs:screenshots` sets this: the README's pictures are copied there from a run on the newest n8n. */
+const DOCS_DIR = process.env.UI_DOCS_DIR ? join(REPO_ROOT, process.env.UI_DOCS_DIR) : undefined;
+const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; total: number; supplier_name: string };
+
+/** Node names as the node panel lists them. */
+const ACTION_NODE = 'Document Extraction';
+const POLLER_NODE = 'Document Extraction Poller';
+
+/**
+ * A new user's first session in a real n8n editor, in Chromium: the owner account, the node panel,
+ * the credential modal, a template from the live list, "Execute step" and the output table, the
+ * Poller's outputs and an AI Agent's tool list. The packed package is installed as a community
+ * package; the service is the local sandbox. Screenshots of every step land in test-output/ui/.
+ */
+describe(`the n8n ${version} editor, as a new user meets the package`, () => {
+	let sandbox: Sandbox;
+	let server: N8nServer;
+	let closeBrowser: (() => Promise<void>) | undefined;
+	let editor: Editor;
+
+	const docsShot = async (name: string) => {
+		const path = await editor.shot(name);
+		if (DOCS_DIR) {
+			mkdirSync(DOCS_DIR, { recursive: true });
+			copyFileSync(path, join(DOCS_DIR, `${name}.png`));
+		}
+	};
+
+	beforeAll(async () => {
+		rmSync(SHOTS_DIR, { recursive: true, force: true });
+		sandbox = await startSandbox({ timing: 'fast' });
+		server = await startN8nServer(cli);
+		const launched = await launchBrowser();
+		closeBrowser = launched.close;
+		const page = await launched.browser.newPage();
+		editor = new Editor(page, server.url, SHOTS_DIR);
+		process.stdout.write(`[ui] n8n ${version} at ${server.url}, screenshots in ${SHOTS_DIR}\n`);
+	});
+
+	afterAll(async () => {
+		await closeBrowser?.();
+		await server?.stop();
+		await sandbox?.stop();
+	});
+
+	it('sets up the owner account on the first page', async () => {
+		await editor.setUpOwner(throwAwayOwner());
+		await editor.shot('signed-in');
+	});
+
+	it('lists both nodes in the node panel for the words users search for', async () => {
+		await editor.newWorkflow();
+		await editor.openNodePanelForFirstStep();
+		await editor.searchNodePanel('Manual');
+		await editor.pickNode('Manual Trigger');
+		await editor.closeNdv();
+
+		await editor.openNodePanelAfterLastNode();
+		for (const query of ['Document Extraction', 'document', 'invoice', 'OCR']) {
+			const listed = await editor.searchNodePanel(query);
+			expect(listed, `node panel search "${query}"`).toEqual(expect.arrayContaining([ACTION_NODE, POLLER_NODE]));
+		}
+		await editor.searchNodePanel('invoice');
+		await docsShot('node-panel-search');
+	});
+
+	it('adds a file to read, then Extract with Template from the node panel', async () => {
+		await editor.searchNodePanel('Read/Write Files from Disk');
+		await editor.pickNode('Read/Write Files from Disk');
+		await editor.pickAction('Read File(s) From Disk');
+		await editor.setText('fileSelector', join(SAMPLES_DIR, 'invoice-en.pdf'));
+		await editor.shot('read-file');
+		await editor.closeNdv();
+
+		await editor.openNodePanelAfterLastNode();
+		await editor.searchNodePanel(ACTION_NODE);
+		await editor.pickNode(ACTION_NODE);
+		const actions = await editor.listedActions();
+		await editor.shot('actions');
+		expect(actions, actions.join(' / ')).toHaveLength(8);
+		const extractWithTemplate = actions.find((action) => /with (a )?template/i.test(action) && !/update|delete|get/i.test(action));
+		expect(extractWithTemplate, `actions listed: ${actions.join(' / ')}`).toBeDefined();
+		await editor.pickAction(extractWithTemplate as string);
+	});
+
+	it('creates the credential in its modal: a wrong key gets advice, the right key passes', async () => {
+		await editor.openNewCredentialModal();
+		const prefix = sandbox.demoKey.split('_')[0];
+		const wrong = await editor.saveCredential({ apiKey: `${prefix}_thisKeyWasNeverIssued0000`, baseUrl: sandbox.baseUrl });
+		await docsShot('credential-wrong-key');
+		expect(wrong.ok).toBe(false);
+		expect(wrong.message).toMatch(/refused the API key \(401 INVALID_API_KEY\)/);
+
+		const before = sandbox.stats().requests.listScanners ?? 0;
+		const right = await editor.saveCredential({ apiKey: sandbox.demoKey });
+		await editor.shot('credential-right-key');
+		expect(right, right.message).toMatchObject({ ok: true });
+		expect(sandbox.stats().requests.listScanners).toBeGreaterThan(before);
+		await editor.closeCredentialModal();
+	});
+
+	it('picks the template from the list the service returns', async () => {
+		const offered = await editor.pickFromList('templateId', 'Invoice');
+		await docsShot('template-picker');
+		expect(offered).toEqual(expect.arrayContaining(['Invoice', 'Receipt', 'Bank statement']));
+		await docsShot('parameters');
+	});
+
+	it('runs the step with "Execute step" and shows the invoice in the output table', async () => {
+		const uploadsBefore = sandbox.stats().uploads.length;
+		await editor.executeStep();
+		const table = await editor.outputTable();
+		await docsShot('output-table');
+		expect(table.columns).toEqual(expect.arrayContaining(['invoice_number', 'total', 'supplier_name']));
+		const row = table.rows[0];
+		expect(row[table.columns.indexOf('invoice_number')]).toBe(invoice.invoice_number);
+		expect(row[table.columns.indexOf('supplier_name')]).toBe(invoice.supplier_name);
+		expect(sandbox.stats().uploads.length).toBe(uploadsBefore + 1);
+		await editor.closeNdv();
+	});
+
+	it('shows the Poller on the canvas with its four labelled outputs', async () => {
+		await editor.openNodePanelAfterLastNode();
+		await editor.searchNodePanel(POLLER_NODE);
+		await editor.pickNode(POLLER_NODE);
+		await editor.addPickedNode();
+		await editor.closeNdv();
+		await editor.zoomToFit();
+		await docsShot('poller-outputs');
+		expect((await editor.canvasNode(POLLER_NODE)).outputs).toEqual(['Done', 'Rejected', 'Error', 'Still Processing']);
+	});
+
+	it("offers the action node in an AI Agent's tool list, and not the Poller", async () => {
+		await editor.openNodePanel();
+		await editor.searchNodePanel('AI Agent');
+		await editor.pickNode('AI Agent');
+		await editor.closeNdv();
+		await editor.zoomToFit();
+		await editor.openNodePanelForInput('inputs/ai_tool/0');
+		const tools = await editor.searchNodePanel('Document Extraction');
+		await docsShot('agent-tools');
+		expect(tools).toContain(`${ACTION_NODE} Tool`);
+		expect(tools).not.toContain(`${POLLER_NODE} Tool`);
+	});
+});

@@ -1,0 +1,398 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { ElementHandle, Page } from 'puppeteer-core';
+
+import type { Owner } from '../../scripts/n8n/server';
+
+/**
+ * The n8n editor as a user meets it, one user action per method: the setup page, the canvas, the
+ * node panel, the node's parameter panel (NDV), the credential modal and the output panel. Works on
+ * n8n 1.123 and 2.41: both name their parts with `data-test-id` (what n8n's own Playwright suite
+ * uses), and where the two differ the methods accept either. Every method waits for what the user
+ * would wait for (a panel opening, a list loading) instead of sleeping a fixed time.
+ */
+
+const STEP_TIMEOUT_MS = 30_000;
+/** Keys typed at about the speed of a quick typist: n8n's inputs debounce and drop faster bursts. */
+const TYPING_DELAY_MS = 25;
+
+export const sel = {
+	canvasAddFirst: '[data-test-id="canvas-add-button"]',
+	canvasNode: '[data-test-id="canvas-node"]',
+	handlePlus: '[data-test-id="canvas-handle-plus"]',
+	nodePanel: '[data-test-id="node-creator"]',
+	nodePanelOpenButton: '[data-test-id="node-creator-plus-button"]',
+	nodePanelSearch: '[data-test-id="node-creator-search-bar"]',
+	nodePanelItem: '[data-test-id="node-creator"] [data-test-id="item-iterator-item"]',
+	ndv: '[data-test-id="ndv"]',
+	ndvClose: '[data-test-id="ndv-close-button"]',
+	executeStep: '[data-test-id="node-execute-button"]',
+	outputPanel: '[data-test-id="output-panel"]',
+	credentialModal: '[data-test-id="editCredential-modal"]',
+	credentialSave: '[data-test-id="credential-save-button"]',
+	credentialSlotEmpty: '[data-test-id="node-credentials-empty-state"]',
+	credentialSelect: '[data-test-id="node-credentials-select"]',
+	zoomToFit: '[data-test-id="zoom-to-fit"]',
+	parameter: (name: string) => `[data-test-id="parameter-input-${name}"]`,
+	resourceLocatorInput: (name: string) => `[data-test-id="resource-locator-${name}"] [data-test-id="rlc-input"]`,
+	resourceLocatorItem: '[data-test-id="rlc-item"]',
+} as const;
+
+export class Editor {
+	private shotNumber = 0;
+
+	constructor(
+		readonly page: Page,
+		readonly url: string,
+		private readonly shotsDir: string,
+	) {
+		mkdirSync(shotsDir, { recursive: true });
+	}
+
+	/** A screenshot of what the user sees now, numbered in the order taken; returns its path. */
+	async shot(name: string): Promise<string> {
+		this.shotNumber += 1;
+		const path = join(this.shotsDir, `${String(this.shotNumber).padStart(2, '0')}-${name}.png`);
+		await this.page.screenshot({ path });
+		return path;
+	}
+
+	// -- Generic steps -------------------------------------------------------------------------
+
+	async waitFor(selector: string, timeout = STEP_TIMEOUT_MS): Promise<ElementHandle<Element>> {
+		const element = await this.page.waitForSelector(selector, { visible: true, timeout });
+		if (!element) throw new Error(`${selector} did not appear`);
+		return element;
+	}
+
+	async waitUntilGone(selector: string, timeout = STEP_TIMEOUT_MS): Promise<void> {
+		await this.page.waitForSelector(selector, { hidden: true, timeout });
+	}
+
+	async isVisible(selector: string): Promise<boolean> {
+		const element = await this.page.$(selector);
+		return element !== null && (await element.isVisible());
+	}
+
+	/** The visible element among `selector`'s matches whose text is `text` (or starts with it), waiting for it. */
+	async findByText(selector: string, text: string, { exact = true, timeout = STEP_TIMEOUT_MS } = {}): Promise<ElementHandle<Element>> {
+		const handle = await this.page.waitForFunction(
+			(css: string, wanted: string, whole: boolean) => {
+				for (const element of Array.from(document.querySelectorAll<HTMLElement>(css))) {
+					if (!element.offsetParent && element.getClientRects().length === 0) continue;
+					const own = element.innerText.trim();
+					const firstLine = own.split('\n')[0].trim();
+					if (whole ? own === wanted || firstLine === wanted : own.includes(wanted)) return element;
+				}
+				return null;
+			},
+			{ timeout },
+			selector,
+			text,
+			exact,
+		);
+		return handle as unknown as ElementHandle<Element>;
+	}
+
+	/** Panels slide in and lists re-render as they load: a click that lands on a moving element is tried again. */
+	async clickByText(selector: string, text: string, options?: { exact?: boolean; timeout?: number }): Promise<void> {
+		for (let attempt = 1; ; attempt++) {
+			try {
+				await (await this.findByText(selector, text, options)).click();
+				return;
+			} catch (error) {
+				if (attempt >= 3 || !/not clickable|detached|not an Element/i.test(String(error))) throw error;
+				await new Promise((resolve) => setTimeout(resolve, 500));
+			}
+		}
+	}
+
+	/** Replaces the text of an input the way a person does: click, select all, type, leave the field. */
+	async fill(selector: string, text: string): Promise<void> {
+		const container = await this.waitFor(selector);
+		const input = (await container.$('input, textarea, [contenteditable="true"]')) ?? container;
+		await input.click();
+		await this.selectAllAndDelete();
+		await input.type(text, { delay: TYPING_DELAY_MS });
+		await this.page.keyboard.press('Tab');
+	}
+
+	private async selectAllAndDelete(): Promise<void> {
+		await this.page.keyboard.down('Control');
+		await this.page.keyboard.press('a');
+		await this.page.keyboard.up('Control');
+		await this.page.keyboard.press('Backspace');
+	}
+
+	private async texts(selector: string): Promise<string[]> {
+		return await this.page.$$eval(selector, (elements) =>
+			elements.filter((element) => (element as HTMLElement).offsetParent !== null).map((element) => (element as HTMLElement).innerText.trim()),
+		);
+	}
+
+	// -- Account and workflow ------------------------------------------------------------------
+
+	/** The first page of a fresh n8n: the owner account form. */
+	async setUpOwner(owner: Owner): Promise<void> {
+		await this.page.goto(`${this.url}/setup`, { waitUntil: 'networkidle2' });
+		for (const [field, value] of Object.entries({ email: owner.email, firstName: owner.firstName, lastName: owner.lastName, password: owner.password })) {
+			await this.fill(`[data-test-id="${field}"]`, value);
+		}
+		await this.shot('owner-setup');
+		await this.page.click('[data-test-id="form-submit-button"]');
+		await this.page.waitForFunction(() => !location.pathname.startsWith('/setup'), { timeout: STEP_TIMEOUT_MS });
+		await this.dismissModals();
+	}
+
+	/** Onboarding surveys and notices a fresh instance may show once: closed like a user would. */
+	async dismissModals(): Promise<void> {
+		await new Promise((resolve) => setTimeout(resolve, 1000));
+		for (const close of await this.page.$$('.el-dialog__headerbtn, [data-test-id="personalization-form"] ~ * button')) {
+			if (await close.isVisible()) await close.click().catch(() => undefined);
+		}
+	}
+
+	async newWorkflow(): Promise<void> {
+		await this.page.goto(`${this.url}/workflow/new`, { waitUntil: 'networkidle2' });
+		await this.waitFor(sel.canvasAddFirst);
+	}
+
+	// -- Node panel ----------------------------------------------------------------------------
+
+	async openNodePanelForFirstStep(): Promise<void> {
+		await this.page.click(sel.canvasAddFirst);
+		await this.waitFor(sel.nodePanelSearch);
+	}
+
+	/** The "+" after the last node on the canvas (its main output). */
+	async openNodePanelAfterLastNode(): Promise<void> {
+		const pluses = await this.page.$$(sel.handlePlus);
+		if (pluses.length === 0) throw new Error('No node on the canvas has a "+" to add the next step');
+		await pluses[pluses.length - 1].click();
+		await this.waitFor(sel.nodePanelSearch);
+	}
+
+	/** The "+" at the top right of the canvas: a node not yet connected. */
+	async openNodePanel(): Promise<void> {
+		await this.page.click(sel.nodePanelOpenButton);
+		await this.waitFor(sel.nodePanelSearch);
+	}
+
+	/** Types into the panel's search box and returns the names of the nodes it lists. */
+	async searchNodePanel(query: string): Promise<string[]> {
+		const box = await this.waitFor(sel.nodePanelSearch);
+		const input = (await box.$('input')) ?? box;
+		// The search box has the focus whenever the panel is open; a click could land on it mid-slide.
+		await input.focus();
+		await this.selectAllAndDelete();
+		await input.type(query, { delay: TYPING_DELAY_MS });
+		return (await this.settledPanelItems()).map((text) => text.split('\n')[0].trim());
+	}
+
+	/**
+	 * The panel's items once the list has stopped changing: it filters as the user types, and a
+	 * panel sliding out during a transition still shows its items for a moment. Section headings
+	 * ("Document actions") are left out.
+	 */
+	private async settledPanelItems(): Promise<string[]> {
+		const read = () =>
+			this.page.$$eval(sel.nodePanelItem, (elements) =>
+				elements
+					.filter((element) => (element as HTMLElement).offsetParent !== null)
+					.map((element) => (element as HTMLElement).innerText.trim())
+					// Section headings of the actions list, e.g. "Document actions" (shown in capitals).
+					.filter((text) => !/^[^\n]* actions$/i.test(text)),
+			);
+		let previous = '';
+		for (let stable = 0; stable < 4; ) {
+			await new Promise((resolve) => setTimeout(resolve, 250));
+			const now = (await read()).join('\n');
+			stable = now === previous ? stable + 1 : 0;
+			previous = now;
+		}
+		return await read();
+	}
+
+	/** Clicks the node of that name in the panel's list. */
+	async pickNode(name: string): Promise<void> {
+		await this.clickByText(sel.nodePanelItem, name);
+	}
+
+	/** The actions the panel lists for the node just picked (a node with resources and operations). */
+	async listedActions(): Promise<string[]> {
+		await this.waitFor(`${sel.nodePanel} [data-test-id="node-creator-category-item"]`);
+		return await this.settledPanelItems();
+	}
+
+	async pickAction(action: string): Promise<void> {
+		await this.clickByText(sel.nodePanelItem, action);
+		await this.waitFor(sel.ndv);
+	}
+
+	/**
+	 * A node without actions: n8n 1.x opens it at once; n8n 2.x first shows its details with an
+	 * "Add to workflow" button.
+	 */
+	async addPickedNode(): Promise<void> {
+		await this.page.waitForFunction(
+			(ndv: string, panel: string) => {
+				if (document.querySelector(ndv)) return true;
+				return Array.from(document.querySelectorAll(`${panel} button`)).some((button) => (button as HTMLElement).innerText.trim() === 'Add to workflow');
+			},
+			{ timeout: STEP_TIMEOUT_MS },
+			sel.ndv,
+			sel.nodePanel,
+		);
+		if (!(await this.isVisible(sel.ndv))) await this.clickByText(`${sel.nodePanel} button`, 'Add to workflow');
+		await this.waitFor(sel.ndv);
+	}
+
+	// -- Parameter panel (NDV) -----------------------------------------------------------------
+
+	async closeNdv(): Promise<void> {
+		if (!(await this.isVisible(sel.ndv))) return;
+		await this.page.click(sel.ndvClose);
+		await this.waitUntilGone(sel.ndv);
+	}
+
+	async setText(parameter: string, value: string): Promise<void> {
+		await this.fill(sel.parameter(parameter), value);
+	}
+
+	/** Opens an options parameter and picks the option with that name; returns every option it offered. */
+	async selectOption(parameter: string, option: string): Promise<string[]> {
+		await (await this.waitFor(sel.parameter(parameter))).click();
+		const offered = await this.openDropdownItems();
+		await this.clickByText('.el-select-dropdown__item', option);
+		return offered;
+	}
+
+	private async openDropdownItems(): Promise<string[]> {
+		await this.waitFor('.el-select-dropdown__item');
+		return (await this.texts('.el-select-dropdown__item')).map((text) => text.split('\n')[0].trim());
+	}
+
+	/** A resource locator's "From list" mode: opens the list, waits for the service's answer, picks `item`. */
+	async pickFromList(parameter: string, item: string): Promise<string[]> {
+		await (await this.waitFor(sel.resourceLocatorInput(parameter))).click();
+		await this.waitFor(sel.resourceLocatorItem);
+		const offered = await this.texts(sel.resourceLocatorItem);
+		await this.clickByText(sel.resourceLocatorItem, item);
+		return offered;
+	}
+
+	async executeStep(): Promise<void> {
+		await (await this.waitFor(sel.executeStep)).click();
+	}
+
+	/** The output panel in table view once the step has run: column names and rows of cell texts. */
+	async outputTable(timeout = 90_000): Promise<{ columns: string[]; rows: string[][] }> {
+		await this.page.waitForFunction(
+			(panel: string) => {
+				const root = document.querySelector(panel);
+				return !!root && (root.querySelector('table') !== null || root.querySelector('[data-test-id="ndv-run-data-display-mode"]') !== null);
+			},
+			{ timeout },
+			sel.outputPanel,
+		);
+		const table = `${sel.outputPanel} [data-test-id="radio-button-table"]`;
+		if (await this.isVisible(table)) await this.page.click(table);
+		await this.waitFor(`${sel.outputPanel} table`);
+		return await this.page.$eval(`${sel.outputPanel} table`, (element) => {
+			const cells = (row: Element) => Array.from(row.querySelectorAll('th, td')).map((cell) => (cell as HTMLElement).innerText.trim());
+			const [head, ...body] = Array.from(element.querySelectorAll('tr'));
+			return { columns: head ? cells(head) : [], rows: body.map(cells) };
+		});
+	}
+
+	/** The error the output panel shows when a step failed. */
+	async outputError(): Promise<string> {
+		const error = await this.waitFor(`${sel.outputPanel} [data-test-id="node-error-message"]`, 90_000);
+		return await error.evaluate((element) => (element as HTMLElement).innerText.trim());
+	}
+
+	// -- Credentials ---------------------------------------------------------------------------
+
+	/** From the node's Credential slot: "Create new credential" opens the credential modal. */
+	async openNewCredentialModal(): Promise<void> {
+		if (await this.isVisible(sel.credentialSlotEmpty)) {
+			await this.page.click(sel.credentialSlotEmpty);
+		} else {
+			await (await this.waitFor(sel.credentialSelect)).click();
+			await this.clickByText('.el-select-dropdown__item', 'Create new credential', { exact: false });
+		}
+		await this.waitFor(sel.credentialModal);
+	}
+
+	/**
+	 * Types the values into the credential modal and saves; n8n then tests the credential. Returns
+	 * what the modal says: the test passed, or the message it failed with ("More details" opened).
+	 * n8n 2.x closes the modal by itself after a passed test; 1.x keeps it open with a success note.
+	 */
+	async saveCredential(values: Record<string, string>): Promise<{ ok: boolean; message: string }> {
+		for (const [name, value] of Object.entries(values)) await this.fill(`${sel.credentialModal} ${sel.parameter(name)}`, value);
+		// The inputs hand their value on after a short debounce; a save before that would save the old one.
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		// n8n saves, then tests the saved credential: wait for the test's answer, not for a banner
+		// that may still show the previous attempt.
+		const tested = this.page.waitForResponse((response) => response.url().includes('/rest/credentials/test'), { timeout: STEP_TIMEOUT_MS });
+		await this.page.click(`${sel.credentialModal} ${sel.credentialSave}`);
+		await tested;
+		const outcome = await this.page.waitForFunction(
+			(modal: string) => {
+				const root = document.querySelector(modal) as HTMLElement | null;
+				if (!root || root.offsetParent === null) return 'closed';
+				const text = root.innerText;
+				if (/Couldn.t connect with these settings/.test(text)) return 'failed';
+				if (/Connection tested successfully/.test(text)) return 'passed';
+				return null;
+			},
+			{ timeout: STEP_TIMEOUT_MS },
+			sel.credentialModal,
+		);
+		const state = (await outcome.jsonValue()) as string;
+		if (state !== 'failed') return { ok: true, message: state === 'passed' ? 'Connection tested successfully' : 'saved and closed' };
+		const details = await this.page.$$(`${sel.credentialModal} a, ${sel.credentialModal} span`);
+		for (const link of details) {
+			if ((await link.evaluate((element) => (element as HTMLElement).innerText.trim())) === 'More details') {
+				await link.click();
+				break;
+			}
+		}
+		await new Promise((resolve) => setTimeout(resolve, 300));
+		const text = await this.page.$eval(sel.credentialModal, (element) => (element as HTMLElement).innerText);
+		const message = text.split('\n').map((line) => line.trim()).find((line) => /^The service|^The Base URL|^Refusing|^The API key/.test(line));
+		return { ok: false, message: message ?? text };
+	}
+
+	async closeCredentialModal(): Promise<void> {
+		if (!(await this.isVisible(sel.credentialModal))) return;
+		await this.page.click(`${sel.credentialModal} .el-dialog__headerbtn, ${sel.credentialModal} [data-test-id="close-button"]`).catch(async () => {
+			await this.page.keyboard.press('Escape');
+		});
+		await this.waitUntilGone(sel.credentialModal);
+	}
+
+	// -- Canvas --------------------------------------------------------------------------------
+
+	async zoomToFit(): Promise<void> {
+		await this.page.click(sel.zoomToFit);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+
+	/** A node on the canvas by its name: its text and the labels of its outputs. */
+	async canvasNode(name: string): Promise<{ text: string; outputs: string[] }> {
+		const node = await this.findByText(sel.canvasNode, name, { exact: false });
+		return await node.evaluate((element) => ({
+			text: (element as HTMLElement).innerText,
+			outputs: Array.from(element.querySelectorAll('[data-test-id="canvas-node-output-handle"]')).map((handle) => (handle as HTMLElement).innerText.trim()),
+		}));
+	}
+
+	/** The "+" of an input of a node on the canvas, e.g. an AI Agent's Tool input. */
+	async openNodePanelForInput(inputHandleId: string): Promise<void> {
+		await this.page.click(`[data-test-id="canvas-node-input-handle"][data-handleid="${inputHandleId}"] ${sel.handlePlus}`);
+		await this.waitFor(sel.nodePanelSearch);
+	}
+}

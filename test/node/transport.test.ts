@@ -94,7 +94,7 @@ describe('requests', () => {
 
 	it.each([
 		['dex_abc \n', /spaces or line breaks/],
-		['abcdef', /<prefix>_<secret>/],
+		['abcdef', /prefix and an underscore \(prefix_secret\)/],
 		['', /API key of the credential is empty/],
 	])('explains an unusable key %j before any request', async (apiKey, message) => {
 		const scope = nock(BASE).get(/.*/).reply(200, {});

@@ -29,7 +29,7 @@ function kept(parameters: INodeParameters, returnDefaults: boolean): INodeParame
 	return NodeHelpers.getNodeParameters(description.properties, parameters, returnDefaults, false, node(parameters), description) ?? {};
 }
 
-const createWith = (field: Record<string, unknown>[]): INodeParameters => ({
+const createWith = (field: INodeParameters[]): INodeParameters => ({
 	resource: 'template',
 	operation: 'create',
 	name: 'Supplier invoice',
@@ -37,10 +37,10 @@ const createWith = (field: Record<string, unknown>[]): INodeParameters => ({
 });
 
 /** Where in the field row n8n's editor would show `property` (by name; `options` by its own settings). */
-function shownInRow(row: Record<string, unknown>, name: string, predicate: (property: INodeProperties) => boolean = () => true): boolean {
+function shownInRow(row: INodeParameters, name: string, predicate: (property: INodeProperties) => boolean = () => true): boolean {
 	const fieldsUi = description.properties.find((property) => property.name === 'fieldsUi') as INodeProperties;
 	const values = (fieldsUi.options as Array<{ values: INodeProperties[] }>)[0].values;
-	const parameters = { ...createWith([row]), fieldsUi: { field: [row] } };
+	const parameters = createWith([row]);
 	return values
 		.filter((property) => property.name === name && predicate(property))
 		.some((property) => NodeHelpers.displayParameterPath(parameters, property, 'fieldsUi.field[0]', node(parameters), description));
@@ -97,7 +97,7 @@ describe('what n8n keeps of a field row', () => {
 describe('Create through the engine', () => {
 	const SCANNER = { success: true, scanner_id: 'scn_1', name: 'Supplier invoice', fields: [], created_at: '2026-01-01T00:00:00.000Z' };
 
-	async function sentFields(field: Record<string, unknown>[]): Promise<unknown> {
+	async function sentFields(field: INodeParameters[]): Promise<unknown> {
 		const requests: SeenRequest[] = [];
 		answer(nock(BASE).post('/api/v1/scanners'), requests, [201, SCANNER]);
 		const unexpected = trapAllRequests();

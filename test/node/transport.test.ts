@@ -83,9 +83,10 @@ describe('requests', () => {
 	it('encodes template ids so they cannot change the path', async () => {
 		const cred = credential();
 		const scope = nock(BASE).get('/api/v1/scanners/a%2Fb%3Fc%23d%20%C3%A9').reply(200, { scanner_id: 'a/b?c#d é', name: 'x' });
+		// Through an expression: typed into By ID, the editor (and n8n's pre-run check) refuses it.
 		const { error } = await runNode({
 			nodeType: 'action',
-			parameters: { resource: 'template', operation: 'get', templateId: { __rl: true, mode: 'id', value: 'a/b?c#d é' } },
+			parameters: { resource: 'template', operation: 'get', templateId: { __rl: true, mode: 'id', value: '={{ "a/b?c#d é" }}' } },
 			credential: cred,
 		});
 		expect(error).toBeUndefined();

@@ -32,7 +32,7 @@ function editorIssues(value: string, operation = 'extractWithTemplate'): string[
 const editorAccepts = (value: string) => new RegExp(`^${TEMPLATE_ID_PATTERN}$`).test(value);
 
 describe('Template > By ID in the editor', () => {
-	it.each(['3f1c2a9e-7b4d-4c1e-9a2f-0d6e5b8c1a7f', '3F1C2A9E-7B4D-4C1E-9A2F-0D6E5B8C1A7F', 'scn_1', 'invoice', 'tpl.2026~v2', ' scn_1 '])('accepts %j', (value) => {
+	it.each(['3f1c2a9e-7b4d-4c1e-9a2f-0d6e5b8c1a7f', '3F1C2A9E-7B4D-4C1E-9A2F-0D6E5B8C1A7F', 'scn_1', 'invoice', 'tpl.2026~v2', ' scn_1 ', 'a1B2+c3D4==', 'org:tpl:7'])('accepts %j', (value) => {
 		expect(editorIssues(value)).toEqual([]);
 	});
 
@@ -40,12 +40,16 @@ describe('Template > By ID in the editor', () => {
 		['a template name with spaces', 'Supplier invoice'],
 		['a URL', 'https://app.example.com/scanners/3f1c2a9e'],
 		['a path', 'scanners/3f1c2a9e'],
+		['a Windows path', 'scanners\\3f1c2a9e'],
+		['a query', 'scn_1?x=1'],
 		['quotes', '"scn_1"'],
+		['single quotes', "'scn_1'"],
 		['a dot', '.'],
 		['two dots', '..'],
 		['a line break', 'scn_1\nscn_2'],
 	])('marks %s as not a template ID', (_name, value) => {
 		expect(editorIssues(value)).toEqual([expect.stringMatching(/^Not a template ID\. Pick the template from the list/)]);
+		expect(editorAccepts(value)).toBe(false);
 	});
 
 	it('checks every operation that takes a template', () => {

@@ -4,13 +4,13 @@ import { NodeOperationError } from 'n8n-workflow';
 import { checkTemplateId } from '../../../shared/preflight';
 
 /**
- * What the editor accepts as a template ID (n8n anchors it with ^ and $). The spec gives IDs no
- * format (the sandbox issues UUIDs), so this is the form of an ID in a URL path: one word of
- * letters, digits and - _ . ~, starting with a letter or digit. It refuses what users paste by
- * mistake (a template's name with spaces, a URL, quotes) and every ID `checkTemplateId` refuses
- * at run time ('.', '..', control characters), which in turn refuses nothing this accepts.
+ * What n8n accepts as a template ID typed into By ID (n8n anchors it with ^ and $; n8n's engine
+ * applies the same check before a run, expressions excepted). The spec gives IDs no format (the
+ * sandbox issues UUIDs), so the check refuses only what cannot be one and what users paste by
+ * mistake: spaces (a template's name), quotes, the URL characters / \ ? # (a link), control
+ * characters, and '.' or '..'. `checkTemplateId`, the run-time check, refuses nothing this accepts.
  */
-export const TEMPLATE_ID_PATTERN = '\\s*[A-Za-z0-9][\\w.~-]*\\s*';
+export const TEMPLATE_ID_PATTERN = '\\s*(?!\\.{1,2}\\s*$)[^\\s"\'/\\\\?#<>\\x00-\\x1f\\x7f]+\\s*';
 
 /** The template picker: a searchable list of the account's templates, or an ID. */
 export function templateLocator(displayOptions: IDisplayOptions, description: string): INodeProperties {
@@ -41,7 +41,7 @@ export function templateLocator(displayOptions: IDisplayOptions, description: st
 						properties: {
 							regex: TEMPLATE_ID_PATTERN,
 							errorMessage:
-								'Not a template ID. Pick the template from the list, or enter its ID (the scanner_id that Template > Get Many returns): letters, digits and - _ . ~ only, no spaces.',
+								'Not a template ID. Pick the template from the list, or enter its ID (the scanner_id that Template > Get Many returns): one word, without spaces, quotes or the characters / \\ ? #.',
 						},
 					},
 				],

@@ -26,7 +26,8 @@ export class DocumentExtractionApi implements ICredentialType {
 			typeOptions: { password: true },
 			required: true,
 			default: '',
-			description: 'Create a key in the API section of your account. It looks like <prefix>_<secret>.',
+			description:
+				"Create a key in the API section of your account in the service's web app. A key starts with the service's prefix and an underscore, followed by a long secret (prefix_secret).",
 		},
 		{
 			displayName: 'Base URL',
@@ -36,7 +37,7 @@ export class DocumentExtractionApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://api.example.com',
 			description:
-				'Address of the extraction service, without /api/v1 (a pasted /api/v1 or trailing slash is ignored). For the local sandbox: http://127.0.0.1:4010.',
+				"The extraction service's API address, as its API documentation gives it, e.g. https://api.example.com (a pasted /api/v1 or trailing slash is ignored). To try workflows without using pages, run the sandbox from the package's source repository (npm run sandbox in a clone; it is not part of the installed package) and enter http://127.0.0.1:4010.",
 		},
 	];
 

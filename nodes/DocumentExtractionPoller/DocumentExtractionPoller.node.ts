@@ -2,9 +2,10 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { awaitResults, type PendingDocument } from '../shared/awaitResults';
-import { outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
+import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
 import { ItemSink } from '../shared/itemSink';
 import { checkResultId } from '../shared/preflight';
+import { getTableFields } from '../shared/tableFieldOptions';
 
 /** Output indexes, in the order of `outputNames`. */
 const OUTPUT = { done: 0, rejected: 1, error: 2, stillProcessing: 3 } as const;
@@ -22,7 +23,12 @@ export class DocumentExtractionPoller implements INodeType {
 		description:
 			'Waits for documents uploaded without waiting and outputs each one when it is done, rejected or failed, reading the service no faster than it allows',
 		defaults: { name: 'Document Extraction Poller' },
-		usableAsTool: true,
+		// Not a tool: n8n hands an agent only a tool's first output, so rejected, failed and
+		// unfinished documents (outputs 2-4) would reach it as nothing at all. An agent reads
+		// results with the Document Extraction node's Get Result instead. Declared (the lint rule
+		// asks every node to say), as undefined: n8n's type has no `false`, and n8n makes a tool
+		// only of a node whose value is truthy.
+		usableAsTool: undefined,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main, NodeConnectionTypes.Main, NodeConnectionTypes.Main, NodeConnectionTypes.Main],
 		outputNames: ['Done', 'Rejected', 'Error', 'Still Processing'],
@@ -50,7 +56,7 @@ export class DocumentExtractionPoller implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [
+				options: alphabetically([
 					{
 						displayName: 'Include Input Binary',
 						name: 'includeBinary',
@@ -67,10 +73,12 @@ export class DocumentExtractionPoller implements INodeType {
 						description: 'How long to wait in this run; documents not finished by then leave on "Still Processing"',
 					},
 					...outputOptionsCollection(),
-				],
+				]),
 			},
 		],
 	};
+
+	methods = { loadOptions: { getTableFields } };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();

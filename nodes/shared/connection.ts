@@ -51,6 +51,6 @@ export function apiKeyProblem(raw: unknown): string | undefined {
 	const key = typeof raw === 'string' ? raw : '';
 	if (!key) return 'The API key of the credential is empty. Create a key in the API section of your account and paste it into the credential.';
 	if (/\s/.test(key)) return 'The API key contains spaces or line breaks. Copy it again from the API section of your account and paste it without them.';
-	if (!key.includes('_')) return 'The API key does not look like a key of this service: keys look like <prefix>_<secret>. Copy the whole key from the API section of your account.';
+	if (!key.includes('_')) return 'The API key does not look like a key of this service: a key starts with the service\'s prefix and an underscore (prefix_secret). Copy the whole key from the API section of your account.';
 	return undefined;
 }

@@ -27,10 +27,10 @@ export function outputProperties(displayOptions?: IDisplayOptions): INodePropert
 			type: 'options',
 			options: [
 				{
-					name: 'Fields',
+					name: 'One Item per Document',
 					value: 'fields',
 					description:
-						'One item per document: each extracted field as its own key (tables as lists of rows), plus an _extraction object with the result ID, template, file, confidence and pages used',
+						'Each extracted field as its own key (tables as lists of rows), plus an _extraction object with the result ID, template, file, confidence and pages used',
 				},
 				{
 					name: 'One Item per Table Row',
@@ -49,13 +49,15 @@ export function outputProperties(displayOptions?: IDisplayOptions): INodePropert
 			...(displayOptions ? { displayOptions } : {}),
 		},
 		{
-			displayName: 'Table Field',
+			// A list (free text in 0.1.0): the value is still the field's name, so saved
+			// workflows keep working, and an expression can still give any name.
+			displayName: 'Table Field Name or ID',
 			name: names.tableField,
-			type: 'string',
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getTableFields', loadOptionsDependsOn: ['templateId.value'] },
 			default: '',
-			placeholder: 'e.g. line_items',
 			description:
-				'Name of the table field whose rows become items. Leave empty to use the first table field of the result. A document without rows gives one item with row_number empty.',
+				'The table field whose rows become items (by default the first table field of the result). A document without rows gives one item with row_number empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
 			displayOptions: mergeDisplayOptions({ show: { [names.output]: ['tableRows'] } }, displayOptions),
 		},
 	];
@@ -83,7 +85,7 @@ export function outputOptionsCollection(displayOptions?: IDisplayOptions): INode
 			name: names.includeSourceFragments,
 			type: 'boolean',
 			default: false,
-			description: 'Whether to add _source: the text on the document each field was read from (Fields output only)',
+			description: 'Whether to add _source: the text on the document each field was read from (One Item per Document output only)',
 			displayOptions: withDisplay({ show: { [output]: ['fields'] } }),
 		},
 		{
@@ -97,6 +99,14 @@ export function outputOptionsCollection(displayOptions?: IDisplayOptions): INode
 			displayOptions: withDisplay({ hide: { [output]: ['raw'] } }),
 		},
 	];
+}
+
+/**
+ * A collection's options sorted by their label, n8n's convention; needed where a collection mixes
+ * its own options with shared ones (the lint rule cannot see into a spread).
+ */
+export function alphabetically(properties: INodeProperties[]): INodeProperties[] {
+	return [...properties].sort((a, b) => a.displayName.localeCompare(b.displayName));
 }
 
 /** Both sets of conditions must hold: show and hide entries are combined key by key. */

@@ -114,7 +114,11 @@ function isEmpty(value: unknown): boolean {
 	return value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 }
 
-/** ExtractedData keys that are shown elsewhere; every other key is an extra block (compliance...). */
+/**
+ * ExtractedData keys that are shown elsewhere or left out; every other key is an extra block
+ * (compliance...). `doc_metadata` only repeats file type, page count and language under the
+ * service's Spanish names (`tipo_archivo`, `num_paginas`...): the Raw output keeps it.
+ */
 const EXTRACTED_DATA_KNOWN_KEYS = new Set(['status', 'scanner_name', 'language', 'extracted_at', 'summary', 'doc_metadata', 'fields']);
 
 /** The one `_extraction` object: about the document and the run, never about a field. */
@@ -132,7 +136,6 @@ function extractionMetadata(result: Result): IDataObject {
 		extracted_at: data?.extracted_at ?? null,
 		created_at: result.created_at ?? null,
 		summary: copyData(data?.summary ?? null) as IDataObject | null,
-		doc_metadata: copyData(data?.doc_metadata ?? null) as IDataObject | null,
 	};
 	// Spec 2.5: `compliance`, `balance_check`, `auto` and any further block the service adds.
 	for (const [key, value] of Object.entries(data ?? {})) {
@@ -217,7 +220,7 @@ function chooseTable(fields: ExtractedField[], tableField: string | undefined): 
 		);
 	}
 	if (!isTableField(field)) {
-		throw new OutputMappingError(`The field "${wanted}" (set in Table Field) is not a table`, `${available}. Use one of them, or choose the Fields output`);
+		throw new OutputMappingError(`The field "${wanted}" (set in Table Field) is not a table`, `${available}. Use one of them, or choose the One Item per Document output`);
 	}
 	return field;
 }

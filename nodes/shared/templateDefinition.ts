@@ -283,14 +283,23 @@ export interface FieldUi extends ColumnUi {
 	columns?: { column?: ColumnUi[] };
 }
 
-export interface ColumnUi {
-	name?: string;
+/** The settings under a field's or column's Options. */
+export interface OptionalSettingsUi {
 	label?: string;
-	type?: string;
 	required?: boolean;
-	description?: string;
 	formatHint?: string;
 	examples?: string;
+}
+
+/**
+ * A field or column row. The optional settings sit under `options`; rows saved by version 0.1.0
+ * hold them flat beside the name, and are read as well (Options wins where both are set).
+ */
+export interface ColumnUi extends OptionalSettingsUi {
+	name?: string;
+	type?: string;
+	description?: string;
+	options?: OptionalSettingsUi;
 }
 
 /** The UI's fields as spec fields. Empty optional values are left out: the service gets no "". */
@@ -305,19 +314,35 @@ export function fieldsFromUi(collection: FieldsUiCollection | IDataObject | unde
 }
 
 function fieldFromUi(ui: ColumnUi): FieldDefinition {
+	const settings = optionalSettings(ui);
 	const field: FieldDefinition = { name: (ui.name ?? '').trim() };
 	const put = (key: 'label' | 'description' | 'format_hint', value: string | undefined) => {
 		const text = value?.trim();
 		if (text) field[key] = text;
 	};
-	put('label', ui.label);
+	put('label', settings.label);
 	if (ui.type) field.type = ui.type;
-	if (ui.required === true) field.required = true;
+	if (settings.required === true) field.required = true;
 	put('description', ui.description);
-	put('format_hint', ui.formatHint);
-	const examples = splitExamples(ui.examples ?? '');
+	put('format_hint', settings.formatHint);
+	const examples = splitExamples(settings.examples ?? '');
 	if (examples.length > 0) field.examples = examples;
 	return field;
+}
+
+/** Options first, then the flat 0.1.0 values; an empty text or an unset switch does not count. */
+function optionalSettings(ui: ColumnUi): OptionalSettingsUi {
+	const current = ui.options ?? {};
+	const text = (key: 'label' | 'formatHint' | 'examples') => {
+		const value = current[key];
+		return typeof value === 'string' && value.trim() !== '' ? value : ui[key];
+	};
+	return {
+		label: text('label'),
+		required: current.required === true || ui.required === true,
+		formatHint: text('formatHint'),
+		examples: text('examples'),
+	};
 }
 
 /**

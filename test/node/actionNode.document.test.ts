@@ -70,7 +70,6 @@ const FIELDS_ITEM = {
 		extracted_at: '2026-01-01T00:00:05.000Z',
 		created_at: '2026-01-01T00:00:00.000Z',
 		summary: { fields_with_values: 5, fields_null: 1 },
-		doc_metadata: { num_paginas: 1, tipo_archivo: 'pdf', ocr_provider: 'text-layer', idioma_detectado_ocr: 'en' },
 		compliance: { compliant: true, checks: ['totals'] },
 	},
 };

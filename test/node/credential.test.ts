@@ -65,7 +65,7 @@ describe('credential test', () => {
 		const scope = nock(BASE).get('/api/v1/scanners').times(3).reply(200, { success: true, scanners: [] });
 		expect((await testCredential({ apiKey: '', baseUrl: BASE })).message).toMatch(/API key of the credential is empty/);
 		expect((await testCredential({ apiKey: `${freshKey()} \n`, baseUrl: BASE })).message).toMatch(/spaces or line breaks/);
-		expect((await testCredential({ apiKey: 'abcdef123456', baseUrl: BASE })).message).toMatch(/<prefix>_<secret>/);
+		expect((await testCredential({ apiKey: 'abcdef123456', baseUrl: BASE })).message).toMatch(/prefix and an underscore \(prefix_secret\)/);
 		expect(scope.pendingMocks()).toHaveLength(1);
 	});
 

@@ -83,9 +83,10 @@ describe('requests', () => {
 	it('encodes template ids so they cannot change the path', async () => {
 		const cred = credential();
 		const scope = nock(BASE).get('/api/v1/scanners/a%2Fb%3Fc%23d%20%C3%A9').reply(200, { scanner_id: 'a/b?c#d é', name: 'x' });
+		// Through an expression: typed into By ID, the editor (and n8n's pre-run check) refuses it.
 		const { error } = await runNode({
 			nodeType: 'action',
-			parameters: { resource: 'template', operation: 'get', templateId: { __rl: true, mode: 'id', value: 'a/b?c#d é' } },
+			parameters: { resource: 'template', operation: 'get', templateId: { __rl: true, mode: 'id', value: '={{ "a/b?c#d é" }}' } },
 			credential: cred,
 		});
 		expect(error).toBeUndefined();
@@ -94,7 +95,7 @@ describe('requests', () => {
 
 	it.each([
 		['dex_abc \n', /spaces or line breaks/],
-		['abcdef', /<prefix>_<secret>/],
+		['abcdef', /prefix and an underscore \(prefix_secret\)/],
 		['', /API key of the credential is empty/],
 	])('explains an unusable key %j before any request', async (apiKey, message) => {
 		const scope = nock(BASE).get(/.*/).reply(200, {});

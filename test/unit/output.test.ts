@@ -79,7 +79,7 @@ describe('doneResultToJson: fields', () => {
 					extracted_at: '2024-05-01T10:00:09Z',
 					created_at: '2024-05-01T10:00:00Z',
 					summary: { fields_with_values: 3, fields_null: 1 },
-					doc_metadata: { num_paginas: 2, tipo_archivo: 'pdf', ocr_provider: 'ocr-x', idioma_detectado_ocr: 'en' },
+					// No doc_metadata: it repeats file type, pages and language under Spanish names.
 					compliance: { vat_id_valid: true, issues: [] },
 					balance_check: { ok: true },
 					auto: { candidates: ['Invoice', 'Receipt'] },
@@ -169,7 +169,6 @@ describe('doneResultToJson: fields', () => {
 					extracted_at: null,
 					created_at: null,
 					summary: null,
-					doc_metadata: null,
 				},
 				_needs_review: [],
 				_needs_review_count: 0,
@@ -296,6 +295,7 @@ describe('doneResultToJson: raw', () => {
 		const result = invoiceResult();
 		const [item] = doneResultToJson(result, { mode: 'raw', includeConfidence: true, reviewThreshold: 0.9 });
 		expect(item).toEqual(result);
+		expect(item.extracted_data).toMatchObject({ doc_metadata: { num_paginas: 2, tipo_archivo: 'pdf' } });
 		expect(item).not.toBe(result);
 		expect(item.extracted_data).not.toBe(result.extracted_data);
 	});

@@ -202,12 +202,18 @@ describe('fieldsFromUi', () => {
 	it('turns the UI rows into spec fields, leaving out empty optional values', () => {
 		const ui = {
 			field: [
-				{ name: ' invoice_number ', label: 'Invoice Number', type: 'string', required: true, description: ' Top right ', formatHint: '', examples: 'INV-0001\nINV-0002\n' },
-				{ name: 'total', label: '', type: 'currency', required: false, description: '', formatHint: '0.00', examples: '1,234.56, 99.00' },
+				{
+					name: ' invoice_number ',
+					type: 'string',
+					description: ' Top right ',
+					options: { label: 'Invoice Number', required: true, formatHint: '', examples: 'INV-0001\nINV-0002\n' },
+				},
+				{ name: 'total', type: 'currency', description: '', options: { label: '', required: false, formatHint: '0.00', examples: '1,234.56, 99.00' } },
 				{
 					name: 'lines',
 					type: 'table',
-					columns: { column: [{ name: 'qty', type: 'number', required: true }, { name: 'item', type: 'string', examples: '' }] },
+					options: { label: 'Lines' },
+					columns: { column: [{ name: 'qty', type: 'number', options: { required: true } }, { name: 'item', type: 'string', options: { examples: '' } }] },
 				},
 				{ name: 'note', type: 'string', columns: { column: [{ name: 'left over', type: 'string' }] } },
 			],
@@ -215,9 +221,33 @@ describe('fieldsFromUi', () => {
 		expect(fieldsFromUi(ui)).toEqual([
 			{ name: 'invoice_number', label: 'Invoice Number', type: 'string', required: true, description: 'Top right', examples: ['INV-0001', 'INV-0002'] },
 			{ name: 'total', type: 'currency', format_hint: '0.00', examples: ['1,234.56', '99.00'] },
-			{ name: 'lines', type: 'table', item_fields: [{ name: 'qty', type: 'number', required: true }, { name: 'item', type: 'string' }] },
+			{ name: 'lines', label: 'Lines', type: 'table', item_fields: [{ name: 'qty', type: 'number', required: true }, { name: 'item', type: 'string' }] },
 			{ name: 'note', type: 'string' },
 		]);
+	});
+
+	it('reads rows saved by version 0.1.0, whose settings sit beside the name instead of under Options', () => {
+		const saved = {
+			field: [
+				{ name: ' invoice_number ', label: 'Invoice Number', type: 'string', required: true, description: ' Top right ', formatHint: '', examples: 'INV-0001\nINV-0002\n' },
+				{ name: 'total', label: '', type: 'currency', required: false, description: '', formatHint: '0.00', examples: '1,234.56, 99.00' },
+				{
+					name: 'lines',
+					type: 'table',
+					columns: { column: [{ name: 'qty', type: 'number', required: true }, { name: 'item', type: 'string', examples: '' }] },
+				},
+			],
+		};
+		expect(fieldsFromUi(saved)).toEqual([
+			{ name: 'invoice_number', label: 'Invoice Number', type: 'string', required: true, description: 'Top right', examples: ['INV-0001', 'INV-0002'] },
+			{ name: 'total', type: 'currency', format_hint: '0.00', examples: ['1,234.56', '99.00'] },
+			{ name: 'lines', type: 'table', item_fields: [{ name: 'qty', type: 'number', required: true }, { name: 'item', type: 'string' }] },
+		]);
+	});
+
+	it('prefers a setting under Options to the same setting saved flat by 0.1.0, and keeps the flat ones Options leaves empty', () => {
+		const mixed = { field: [{ name: 'total', type: 'currency', label: 'Old label', formatHint: '0.00', required: true, options: { label: 'New label', formatHint: ' ' } }] };
+		expect(fieldsFromUi(mixed)).toEqual([{ name: 'total', label: 'New label', type: 'currency', required: true, format_hint: '0.00' }]);
 	});
 
 	it('gives nothing for an empty collection', () => {
@@ -259,21 +289,41 @@ describe('fields.description (the UI fieldsFromUi reads)', () => {
 		expect(byName(properties, 'fieldsJson').displayOptions?.show).toEqual({ resource: ['template'], operation: ['create'], fieldsDefinedAs: ['json'] });
 	});
 
-	it('has the per-field settings fieldsFromUi reads, with every spec type, and columns without tables', () => {
+	it('keeps name, type and description in view and the rarely used settings under Options, with every spec type, and columns without tables', () => {
 		const fieldValues = valuesOf(byName(properties, 'fieldsUi'), 'field');
-		expect(fieldValues.map((property) => property.name).sort()).toEqual(
-			['columns', 'description', 'examples', 'formatHint', 'label', 'name', 'required', 'type'].sort(),
-		);
+		const inView = (list: INodeProperties[]) => list.filter((property) => !property.displayOptions).map((property) => property.name);
+		expect(inView(fieldValues)).toEqual(['name', 'type', 'description']);
+		const optionsOf = (list: INodeProperties[], shownFor: string) =>
+			list.filter((property) => property.name === 'options' && JSON.stringify(property.displayOptions ?? {}).includes(shownFor))[0];
+		expect((optionsOf(fieldValues, 'hide').options as INodeProperties[]).map((option) => option.name)).toEqual(['examples', 'formatHint', 'label', 'required']);
+		// A table's value is its rows: no format hint and no examples for it.
+		expect((optionsOf(fieldValues, 'show').options as INodeProperties[]).map((option) => option.name)).toEqual(['label', 'required']);
 		const typeValues = (byName(fieldValues, 'type').options as INodePropertyOptions[]).map((option) => option.value);
 		expect([...typeValues].sort()).toEqual([...FIELD_TYPES].sort());
 
 		const columns = byName(fieldValues, 'columns');
 		expect(columns.displayOptions?.show).toEqual({ type: ['table'] });
 		const columnValues = valuesOf(columns, 'column');
-		expect(columnValues.map((property) => property.name).sort()).toEqual(['description', 'examples', 'formatHint', 'label', 'name', 'required', 'type'].sort());
+		expect(inView(columnValues)).toEqual(['name', 'type', 'description', 'options']);
+		expect((byName(columnValues, 'options').options as INodeProperties[]).map((option) => option.name)).toEqual(['examples', 'formatHint', 'label', 'required']);
 		const columnTypes = (byName(columnValues, 'type').options as INodePropertyOptions[]).map((option) => option.value);
 		expect(columnTypes).not.toContain('table');
 		expect(columnTypes).toHaveLength(FIELD_TYPES.length - 1);
+	});
+
+	it('gives columns placeholders of their own, not the invoice number\'s', () => {
+		const fieldValues = valuesOf(byName(properties, 'fieldsUi'), 'field');
+		const columnValues = valuesOf(byName(fieldValues, 'columns'), 'column');
+		const placeholders = (list: INodeProperties[]) => [
+			...list.map((property) => property.placeholder),
+			...((byName(list, 'options').options ?? []) as INodeProperties[]).map((option) => option.placeholder),
+		];
+		const examplesOnly = (list: Array<string | undefined>) => list.filter((placeholder) => placeholder?.startsWith('e.g.'));
+		const fieldPlaceholders = new Set(examplesOnly(placeholders(fieldValues)));
+		const columnPlaceholders = examplesOnly(placeholders(columnValues));
+		expect(columnPlaceholders.length).toBeGreaterThanOrEqual(5);
+		for (const placeholder of columnPlaceholders) expect(fieldPlaceholders.has(placeholder), String(placeholder)).toBe(false);
+		expect(columnPlaceholders.join(' ')).not.toMatch(/invoice|INV-/i);
 	});
 
 	it('ships a default JSON that parses and validates', () => {

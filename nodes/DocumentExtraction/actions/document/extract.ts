@@ -3,7 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadDocument } from '../../../shared/api';
 import { awaitResults, type PendingDocument } from '../../../shared/awaitResults';
-import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
+import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
 import type { ItemSink } from '../../../shared/itemSink';
 import { readUploadFile } from './file';
 
@@ -42,7 +42,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 			placeholder: 'Add Option',
 			default: {},
 			displayOptions: show,
-			options: [
+			options: alphabetically([
 				{
 					displayName: 'File Name',
 					name: 'fileName',
@@ -83,7 +83,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 					description: 'How long to wait for each document. A long bank statement can take about 2 minutes.',
 				},
 				...outputOptionsCollection({ show: { '/waitForResult': [true] } }),
-			],
+			]),
 		},
 	];
 }

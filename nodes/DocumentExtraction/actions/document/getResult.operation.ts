@@ -16,8 +16,18 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '={{ $json.result_id }}',
 		required: true,
-		displayOptions: show,
+		displayOptions: { ...show, hide: { '@tool': [true] } },
 		description: 'The result_id returned by an extract operation that did not wait (a UUID)',
+	},
+	{
+		// As an AI agent's tool there is no input item to read it from: the model gives it.
+		displayName: 'Result ID',
+		name: 'resultId',
+		type: 'string',
+		default: "={{ $fromAI('result_id', 'The result_id of an uploaded document (a UUID)', 'string') }}",
+		required: true,
+		displayOptions: { show: { ...show.show, '@tool': [true] } },
+		description: 'The result_id of an uploaded document (a UUID). By default the AI model fills it in.',
 	},
 	...outputProperties(show),
 	{

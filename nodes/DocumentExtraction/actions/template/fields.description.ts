@@ -3,7 +3,8 @@ import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n
 /**
  * The template's fields, defined in the UI or as JSON (spec 2.2). `fieldsFromUi` and
  * `parseFieldsJson` in shared/templateDefinition.ts read what these parameters hold; the names
- * used here (`fieldsUi.field[].columns.column[]`, `formatHint`...) are the ones they expect.
+ * used here (`fieldsUi.field[].columns.column[]`, `options.formatHint`...) are the ones they
+ * expect.
  */
 
 /** Spec 2.2 types in the user's words. Values are the wire names. */
@@ -18,8 +19,94 @@ const TYPE_OPTIONS: INodePropertyOptions[] = [
 	{ name: 'Yes/No', value: 'boolean', description: 'True or false, e.g. "is the invoice paid"' },
 ];
 
-/** Settings shared by a field and a table column; `types` differ because tables do not nest. */
-function fieldSettings(noun: 'field' | 'column', types: INodePropertyOptions[]): INodeProperties[] {
+type Noun = 'field' | 'column';
+
+/** Placeholders of a field and of a table column: a column gets its own, not the invoice number's. */
+const PLACEHOLDERS: Record<Noun, Record<'name' | 'label' | 'description' | 'formatHint' | 'examples', string>> = {
+	field: {
+		name: 'e.g. invoice_number',
+		label: 'e.g. Invoice Number',
+		description: 'e.g. The invoice number, top right, after "Invoice No."',
+		formatHint: 'e.g. YYYY-MM-DD',
+		examples: 'e.g. INV-0001, INV-0002',
+	},
+	column: {
+		name: 'e.g. quantity',
+		label: 'e.g. Quantity',
+		description: 'e.g. The number of units on the line, in the Qty column',
+		formatHint: 'e.g. A whole number',
+		examples: 'e.g. 1, 12',
+	},
+};
+
+/** The settings of a field or column that are used less often, in the order n8n lists them. */
+function optionalSettings(noun: Noun, kind: 'value' | 'table'): INodeProperties[] {
+	const settings: INodeProperties[] = [
+		{
+			displayName: 'Examples',
+			name: 'examples',
+			type: 'string',
+			typeOptions: { rows: 2 },
+			default: '',
+			placeholder: PLACEHOLDERS[noun].examples,
+			description:
+				'Up to 10 example values, one per line or separated by commas (a comma between digits, as in 1,234.56, stays in the example). Use made-up examples that only show the format: the model may copy them.',
+		},
+		{
+			displayName: 'Format Hint',
+			name: 'formatHint',
+			type: 'string',
+			default: '',
+			placeholder: PLACEHOLDERS[noun].formatHint,
+			description: 'Expected format of the value (up to 500 characters)',
+		},
+		{
+			displayName: 'Label',
+			name: 'label',
+			type: 'string',
+			default: '',
+			placeholder: PLACEHOLDERS[noun].label,
+			description: 'Human-readable name (up to 200 characters)',
+		},
+		{
+			displayName: 'Required',
+			name: 'required',
+			type: 'boolean',
+			default: false,
+			description: `Whether the document is expected to always have this ${noun}`,
+		},
+	];
+	// A table's value is its rows: a format or example values mean nothing for it.
+	return kind === 'table' ? settings.filter((setting) => setting.name === 'label' || setting.name === 'required') : settings;
+}
+
+/**
+ * Version 0.1.0 kept Label, Required, Format Hint and Examples beside Name and Type. Saved
+ * workflows hold them there, and n8n drops every value the description does not declare, so
+ * they stay declared at that level, shown only while they hold a value (new fields never do).
+ * `fieldsFromUi` reads them when Options does not say otherwise.
+ */
+function legacySettings(noun: Noun): INodeProperties[] {
+	const moved = ' Set with an earlier version of this node; the same setting under Options replaces it.';
+	const whileSet = (name: string): IDisplayOptions => ({ show: { [name]: [{ _cnd: { exists: true } }] } });
+	return optionalSettings(noun, 'value').map((setting) => ({
+		...setting,
+		description: `${String(setting.description).replace(/\.?$/, '.')}${moved}`,
+		displayOptions: setting.type === 'boolean' ? { show: { [setting.name]: [true] } } : whileSet(setting.name),
+	}));
+}
+
+/** Name, type and description in view; the rest under Options. `types` differ: tables do not nest. */
+function fieldSettings(noun: Noun, types: INodePropertyOptions[], extra: INodeProperties[] = []): INodeProperties[] {
+	const optionsCollection = (kind: 'value' | 'table', displayOptions?: IDisplayOptions): INodeProperties => ({
+		displayName: 'Options',
+		name: 'options',
+		type: 'collection',
+		placeholder: 'Add Option',
+		default: {},
+		...(displayOptions ? { displayOptions } : {}),
+		options: optionalSettings(noun, kind),
+	});
 	return [
 		{
 			displayName: 'Name',
@@ -27,8 +114,8 @@ function fieldSettings(noun: 'field' | 'column', types: INodePropertyOptions[]):
 			type: 'string',
 			default: '',
 			required: true,
-			placeholder: noun === 'field' ? 'e.g. invoice_number' : 'e.g. unit_price',
-			description: `Key of the ${noun} in the output (up to 100 characters). Use snake_case, e.g. invoice_number.`,
+			placeholder: PLACEHOLDERS[noun].name,
+			description: `Key of the ${noun} in the output (up to 100 characters). Use snake_case, e.g. ${noun === 'field' ? 'invoice_number' : 'unit_price'}.`,
 		},
 		{
 			displayName: 'Type',
@@ -39,48 +126,21 @@ function fieldSettings(noun: 'field' | 'column', types: INodePropertyOptions[]):
 			description: `Kind of value the ${noun} holds`,
 		},
 		{
-			displayName: 'Label',
-			name: 'label',
-			type: 'string',
-			default: '',
-			placeholder: noun === 'field' ? 'e.g. Invoice Number' : 'e.g. Unit Price',
-			description: 'Human-readable name (up to 200 characters)',
-		},
-		{
-			displayName: 'Required',
-			name: 'required',
-			type: 'boolean',
-			default: false,
-			description: `Whether the document is expected to always have this ${noun}`,
-		},
-		{
 			displayName: 'Description',
 			name: 'description',
 			type: 'string',
 			typeOptions: { rows: 2 },
 			default: '',
-			placeholder: 'e.g. The invoice number, top right, after "Invoice No."',
+			placeholder: PLACEHOLDERS[noun].description,
 			description:
 				'Where the value appears on the document and how to write it (up to 2,000 characters). The extraction model reads this, so a precise description improves results.',
 		},
-		{
-			displayName: 'Format Hint',
-			name: 'formatHint',
-			type: 'string',
-			default: '',
-			placeholder: 'e.g. YYYY-MM-DD',
-			description: 'Expected format of the value (up to 500 characters)',
-		},
-		{
-			displayName: 'Examples',
-			name: 'examples',
-			type: 'string',
-			typeOptions: { rows: 2 },
-			default: '',
-			placeholder: 'e.g. INV-0001, INV-0002',
-			description:
-				'Up to 10 example values, one per line or separated by commas (a comma between digits, as in 1,234.56, stays in the example). Use made-up examples that only show the format: the model may copy them.',
-		},
+		...extra,
+		...legacySettings(noun),
+		// Two collections of one name, never shown together: a table field's has no format or examples.
+		...(noun === 'field'
+			? [optionsCollection('value', { hide: { type: ['table'] } }), optionsCollection('table', { show: { type: ['table'] } })]
+			: [optionsCollection('value')]),
 	];
 }
 
@@ -100,7 +160,7 @@ export function templateFieldsProperties(displayOptions: IDisplayOptions): INode
 			type: 'options',
 			noDataExpression: true,
 			options: [
-				{ name: 'Using the Form Below', value: 'ui', description: 'Add the fields one by one' },
+				{ name: 'Using Fields Below', value: 'ui', description: 'Add the fields one by one' },
 				{ name: 'Using JSON', value: 'json', description: 'Give the fields as a JSON list, e.g. copied from Get Template' },
 			],
 			default: 'ui',
@@ -120,8 +180,7 @@ export function templateFieldsProperties(displayOptions: IDisplayOptions): INode
 				{
 					name: 'field',
 					displayName: 'Field',
-					values: [
-						...fieldSettings('field', TYPE_OPTIONS),
+					values: fieldSettings('field', TYPE_OPTIONS, [
 						{
 							displayName: 'Columns',
 							name: 'columns',
@@ -142,7 +201,7 @@ export function templateFieldsProperties(displayOptions: IDisplayOptions): INode
 								},
 							],
 						},
-					],
+					]),
 				},
 			],
 		},

@@ -12,20 +12,14 @@ const show = { show: { resource: ['template'], operation: ['update'] } };
 export const description: INodeProperties[] = [
 	templateLocator(show, 'The template to change'),
 	{
-		displayName: 'Replace Fields',
-		name: 'replaceFields',
-		type: 'boolean',
-		default: false,
-		displayOptions: show,
-		description:
-			'Whether to send a new list of fields. Warning: the new list REPLACES all existing fields of the template (the service does not merge). Documents already processed keep their data.',
-	},
-	...templateFieldsProperties({ show: { ...show.show, replaceFields: [true] } }),
-	{
-		displayName: 'Update Fields',
+		// Not "Update Fields" (n8n's usual name): this operation also edits the template's fields,
+		// and two "Add Field" buttons for unrelated things confused users (issue 11). The stored
+		// name stays `updateFields`, so saved workflows keep their values.
+		// eslint-disable-next-line n8n-nodes-base/node-param-display-name-wrong-for-update-fields
+		displayName: 'Name and Description',
 		name: 'updateFields',
 		type: 'collection',
-		placeholder: 'Add Field',
+		placeholder: 'Add Name or Description',
 		default: {},
 		displayOptions: show,
 		options: [
@@ -35,7 +29,7 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				typeOptions: { rows: 2 },
-				description: 'New description (up to 2,000 characters)',
+				description: 'New description (up to 2,000 characters). Automatic mode reads it to pick a template.',
 			},
 			{
 				displayName: 'Name',
@@ -46,6 +40,16 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
+	{
+		displayName: 'Replace Fields',
+		name: 'replaceFields',
+		type: 'boolean',
+		default: false,
+		displayOptions: show,
+		description:
+			'Whether to send a new list of fields. Warning: the new list REPLACES all existing fields of the template (the service does not merge). Documents already processed keep their data.',
+	},
+	...templateFieldsProperties({ show: { ...show.show, replaceFields: [true] } }),
 ];
 
 /** PATCH /scanners/{id} (spec 4.8): only what the user set is sent. */

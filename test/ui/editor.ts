@@ -26,7 +26,8 @@ export const sel = {
 	nodePanelSearch: '[data-test-id="node-creator-search-bar"]',
 	nodePanelItem: '[data-test-id="node-creator"] [data-test-id="item-iterator-item"]',
 	ndv: '[data-test-id="ndv"]',
-	ndvClose: '[data-test-id="ndv-close-button"]',
+	/** n8n 2.x: a close button; n8n 1.x: "Back to canvas". */
+	ndvClose: '[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]',
 	executeStep: '[data-test-id="node-execute-button"]',
 	outputPanel: '[data-test-id="output-panel"]',
 	credentialModal: '[data-test-id="editCredential-modal"]',
@@ -252,7 +253,9 @@ export class Editor {
 
 	async closeNdv(): Promise<void> {
 		if (!(await this.isVisible(sel.ndv))) return;
-		await this.page.click(sel.ndvClose);
+		const close = await this.page.$(sel.ndvClose);
+		if (close && (await close.isVisible())) await close.click();
+		else await this.clickByText('a, button, span', 'Back to canvas');
 		await this.waitUntilGone(sel.ndv);
 	}
 
@@ -320,7 +323,7 @@ export class Editor {
 			await this.page.click(sel.credentialSlotEmpty);
 		} else {
 			await (await this.waitFor(sel.credentialSelect)).click();
-			await this.clickByText('.el-select-dropdown__item', 'Create new credential', { exact: false });
+			await (await this.waitFor('[data-test-id="node-credentials-select-item-new"]')).click();
 		}
 		await this.waitFor(sel.credentialModal);
 	}

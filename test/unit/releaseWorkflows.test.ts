@@ -120,6 +120,12 @@ describe('.github/workflows/publish.yml', () => {
 		const publish = steps[stepIndex(steps, /\bnpm publish\b/)];
 		expect(publish.env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
 	});
+
+	it('restores no cache and keeps no git credentials in the job that publishes', () => {
+		expect(steps.filter((step) => step.uses?.startsWith('actions/cache@'))).toEqual([]);
+		expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.cache).toBeUndefined();
+		expect(steps.find((step) => step.uses?.startsWith('actions/checkout@'))?.with?.['persist-credentials']).toBe(false);
+	});
 });
 
 describe('.github/workflows/ci.yml', () => {

@@ -141,7 +141,7 @@ function readObjectStream(dictionary: string, data: Uint8Array): Array<[number, 
 
 async function inflate(data: Uint8Array, budget: { remaining: number }): Promise<Uint8Array | null> {
 	try {
-		const reader = new Blob([data]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
+		const reader = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
 		const chunks: Uint8Array[] = [];
 		let size = 0;
 		for (;;) {

@@ -77,18 +77,20 @@ export async function inspectUpload(
 	if (format.kind !== 'pdf') return accepted;
 
 	const pdf = await readPdfStructure(bytes);
-	if (!pdf.hasEndMarker || pdf.objectCount === 0) {
+	// A file too costly to read through is not called damaged: the service decides about it.
+	if (!pdf.hasEndMarker || (pdf.complete && pdf.objectCount === 0)) {
 		return problem(
 			'PDF_INCOMPLETE',
 			'The PDF file is damaged or incomplete',
 			'It was probably cut off while being downloaded or saved. Download or export the PDF again, or open it and print it to a new PDF.',
 		);
 	}
-	if (pdf.encrypted) {
+	// Encrypted only against printing or copying, a PDF opens without a password: the service reads it.
+	if (pdf.encryption === 'needs-password') {
 		return problem(
 			'PDF_ENCRYPTED',
-			'The PDF is password-protected or encrypted, so its text cannot be read',
-			'Remove the password (open it and save a copy without protection), or print it to a new PDF, then send that file.',
+			'The PDF is protected by a password that is needed to open it, so its text cannot be read',
+			'Remove the password (open it with the password and save a copy without protection), or print it to a new PDF, then send that file.',
 		);
 	}
 	if (pdf.pages === 0) {

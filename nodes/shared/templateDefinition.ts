@@ -81,10 +81,29 @@ function optionalText(value: unknown, path: string, subject: string, limit: numb
 	return text;
 }
 
-/** Lengths are counted in UTF-16 units, as JavaScript (and so, most likely, the service) does. */
+/**
+ * Spec 2.2 and 8 give the limits in characters: counted as Unicode characters (code points), so an
+ * emoji is one character, not the two UTF-16 units JavaScript's `length` would count.
+ */
+export function characterCount(text: string): number {
+	// Each low surrogate of a valid pair is the second half of one character.
+	let pairs = 0;
+	for (let i = 1; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		const previous = text.charCodeAt(i - 1);
+		if (code >= 0xdc00 && code <= 0xdfff && previous >= 0xd800 && previous <= 0xdbff) {
+			pairs++;
+			i++;
+		}
+	}
+	return text.length - pairs;
+}
+
 function checkLength(text: string, limit: number, path: string, subject: string): void {
-	if (text.length > limit) {
-		throw new InvalidTemplate(path, `${subject} is ${text.length.toLocaleString('en-US')} characters long; the limit is ${limit.toLocaleString('en-US')}`);
+	if (text.length <= limit) return;
+	const characters = characterCount(text);
+	if (characters > limit) {
+		throw new InvalidTemplate(path, `${subject} is ${characters.toLocaleString('en-US')} characters long; the limit is ${limit.toLocaleString('en-US')}`);
 	}
 }
 

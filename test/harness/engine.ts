@@ -202,6 +202,8 @@ export interface RunResult {
 	outputs: INodeExecutionData[][];
 	/** The node's error when it failed the execution. */
 	error?: ExecutionError;
+	/** The warnings the node showed in the editor (n8n's execution hints). */
+	hints: string[];
 	run: IRun;
 }
 
@@ -249,6 +251,7 @@ export function startNode(options: RunOptions): RunningNode {
 		return {
 			outputs: (taskData?.data?.main ?? []).map((items) => items ?? []),
 			error: taskData?.error ?? run.data.resultData.error,
+			hints: (taskData?.hints ?? []).map((hint) => hint.message),
 			run,
 		};
 	})();

@@ -325,7 +325,8 @@ describe('Get, Get Many, Delete', () => {
 	it('Get of a template that does not exist says so', async () => {
 		service('get', '/api/v1/scanners/gone', 404, { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'Scanner not found' });
 		const { error } = await runAction(template('get', { templateId: byId('gone') }), [{ json: {} }]);
-		expect(error?.message).toBe('The template does not exist in this account');
+		expect(error?.message).toBe('Item 1: The template "gone" does not exist in this account');
+		expect((error as unknown as { description: string }).description).not.toMatch(/Auto-Detect/);
 	});
 
 	const scanners = ['Invoice', 'Receipt', 'Bank statement'].map((name, i) => ({ scanner_id: `scn_${i}`, name, description: `${name} template`, fields: [], created_at: '2026-01-01T00:00:00.000Z' }));

@@ -183,13 +183,14 @@ describe('inspectUpload: formats judged from the bytes', () => {
 	});
 
 	it.each([
-		['WebP', latin1('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), /WebP/],
-		['HEIC', latin1('\u0000\u0000\u0000\u0018ftypheic\u0000\u0000\u0000\u0000mif1heic'), /HEIC/],
-		['HEIF (mif1 brand)', latin1('\u0000\u0000\u0000\u0018ftypmif1\u0000\u0000\u0000\u0000'), /HEIC\/HEIF/],
-	])('asks to convert a %s image to JPEG or PNG (spec: not guaranteed readable)', async (_name, bytes, label) => {
-		const problem = expectProblem(await inspectUpload(bytes, 'photo'), 'CONVERT_IMAGE');
-		expect(problem.message).toMatch(label);
-		expect(problem.description).toMatch(/Convert it to JPEG or PNG/);
+		['WebP', latin1('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), 'webp', 'image/webp', 'photo.webp', /WebP/],
+		['HEIC', latin1('\u0000\u0000\u0000\u0018ftypheic\u0000\u0000\u0000\u0000mif1heic'), 'heic', 'image/heic', 'photo.heic', /HEIC/],
+		['HEIF (mif1 brand)', latin1('\u0000\u0000\u0000\u0018ftypmif1\u0000\u0000\u0000\u0000'), 'heic', 'image/heic', 'photo.heic', /HEIC\/HEIF/],
+	])('lets a %s image through as one page, with a warning (spec 4.2: not guaranteed readable)', async (_name, bytes, kind, mimeType, fileName, label) => {
+		const accepted = expectAccepted(await inspectUpload(bytes, 'photo'));
+		expect(accepted).toMatchObject({ kind, mimeType, fileName, pages: 1 });
+		expect(accepted.warning).toMatch(label);
+		expect(accepted.warning).toMatch(/does not guarantee to read.*convert it to JPEG or PNG/);
 	});
 
 	it.each([

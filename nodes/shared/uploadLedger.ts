@@ -79,7 +79,7 @@ export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file
 	if (earlier?.kind === 'uncertain') {
 		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: an earlier try of this execution sent this document and got no clear answer`, {
 			itemIndex,
-			description: `${earlier.message} The document was not sent again, so that it is not charged twice. If no result appears for it in your account, run the workflow again.`,
+			description: `The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} The document was not sent again, so that it is not charged twice. If no result appears for it in your account, run the workflow again.`,
 		});
 	}
 	const outcome = await uploadDocument(ctx, file, scannerId, itemIndex).then(

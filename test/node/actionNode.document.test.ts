@@ -578,6 +578,18 @@ describe('Get Result', () => {
 		expect(unexpected).toEqual([]);
 	});
 
+	it.each([
+		[[resultId(1), resultId(2), resultId(3)], 'The result ID is a list of 3 values, not one ID', /split the list into items first/],
+		[{ result_id: resultId(1), status: 'queued' }, 'The result ID is an object (with "result_id", "status"), not an ID', /Map the field that holds the ID/],
+		[true, 'The result ID is true, not an ID', /Map the result_id field/],
+	])('an expression giving %j is named for what it is, not called empty', async (value, message, advice) => {
+		const unexpected = trapAllRequests();
+		const { error } = await runAction(getResult({ resultId: '={{ $json.value }}' }), [{ json: { value } as IDataObject }]);
+		expect(error?.message).toBe(`Item 1: ${message}`);
+		expect((error as unknown as { description: string }).description).toMatch(advice);
+		expect(unexpected).toEqual([]);
+	});
+
 	it('under continueOnFail a bad id fails only its own item', async () => {
 		nock(BASE).get(`/api/v1/results/${ID}`).reply(200, doneResult(ID));
 		const unexpected = trapAllRequests();

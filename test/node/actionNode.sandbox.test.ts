@@ -168,6 +168,24 @@ describe('templates', () => {
 		expect((gone.error as unknown as { description: string }).description).toMatch(/Template > Get Many\.$/);
 	});
 
+	it('the node and the service count text limits alike, in characters: 200 emoji are accepted by both, 201 refused by both', async () => {
+		const { cred } = newAccount({ plan: 'paid' });
+		const emoji = (count: number) => '\u{1F9FE}'.repeat(count);
+		const atLimit = await run(cred, { resource: 'template', operation: 'create', name: emoji(200), fieldsUi: { field: [{ name: 'total', label: emoji(200) }] } });
+		expect(atLimit.error).toBeUndefined();
+		expect(atLimit.outputs[0][0].json).toMatchObject({ name: emoji(200) });
+		const past = await run(cred, { resource: 'template', operation: 'create', name: emoji(201) });
+		expect(past.error?.message).toBe('Item 1: name: The template name is 201 characters long; the limit is 200');
+		// The same name sent straight to the service is refused there too.
+		const direct = await fetch(`${sandbox.baseUrl}/api/v1/scanners`, {
+			method: 'POST',
+			headers: { 'X-API-Key': cred.apiKey, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ name: emoji(201) }),
+		});
+		expect(direct.status).toBe(400);
+		expect(await direct.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
+	});
+
 	it('Extract with Template naming a template the account does not have: 404, and no page used', async () => {
 		const { accountId, cred } = newAccount();
 		const { error } = await run(cred, { resource: 'document', operation: 'extractWithTemplate', templateId: templateId('no-such-template') }, [await fixtureItem('invoiceEn')]);

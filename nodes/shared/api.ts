@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { apiPath, callApi, type ApiContext, type UploadFile } from './transport';
+import { readEnded, waitForReadTurn } from './resultReadSpacing';
+import { apiPath, callApi, rateBudgetOf, type ApiContext, type UploadFile } from './transport';
 import {
 	resultSchema,
 	scannerDeletedSchema,
@@ -21,7 +22,13 @@ export async function uploadDocument(ctx: ApiContext, file: UploadFile, scannerI
 }
 
 export async function getResult(ctx: ApiContext, resultId: string, itemIndex?: number): Promise<Result> {
-	return await callApi(ctx, { method: 'GET', path: apiPath`/api/v1/results/${resultId}`, itemIndex, subject: { resultId } }, resultSchema);
+	const budget = await rateBudgetOf(ctx);
+	await waitForReadTurn(budget, resultId, 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined);
+	try {
+		return await callApi(ctx, { method: 'GET', path: apiPath`/api/v1/results/${resultId}`, itemIndex, subject: { resultId } }, resultSchema);
+	} finally {
+		readEnded(budget, resultId);
+	}
 }
 
 export async function listScanners(ctx: ApiContext, itemIndex?: number): Promise<Scanner[]> {

@@ -24,6 +24,9 @@ export class ItemSink {
 
 	private readonly failures: Array<{ itemIndex: number; error: NodeError }> = [];
 
+	/** The status of each emitted document (`done`, `rejected`, `queued`...), for the stop error's list. */
+	private readonly statuses = new Map<number, string>();
+
 	private holding = false;
 
 	constructor(
@@ -39,6 +42,7 @@ export class ItemSink {
 	 */
 	emit(itemIndex: number, jsons: IDataObject[], output = 0, binary?: IBinaryKeyData): void {
 		this.settle(itemIndex);
+		this.statuses.set(itemIndex, statusOf(jsons[0]));
 		jsons.forEach((json, index) => {
 			this.outputs[output].push({ itemIndex, item: { json, pairedItem: { item: itemIndex }, ...(binary && index === 0 ? { binary } : {}) } });
 		});
@@ -106,7 +110,7 @@ export class ItemSink {
 				item: itemIndex + 1,
 				result_id: resultId,
 				uploaded,
-				outcome: failedAt.has(itemIndex) ? 'failed' : this.settled.has(itemIndex) ? 'finished' : 'not finished yet',
+				outcome: failedAt.has(itemIndex) ? 'failed' : (this.statuses.get(itemIndex) ?? 'not finished yet'),
 			}));
 		const parts = [first.description ?? ''];
 		if (others.length > 0) parts.push(`Other items that failed:\n${others.map(({ error }) => `- ${error.message}`).join('\n')}`);
@@ -129,6 +133,13 @@ export class ItemSink {
 		}
 		this.settled.add(itemIndex);
 	}
+}
+
+/** A result's status as its item shows it: top-level (raw, receipts, pending) or in `_extraction` (fields); table rows are done. */
+function statusOf(json: IDataObject | undefined): string {
+	const extraction = json?._extraction as IDataObject | undefined;
+	const status = json?.status ?? extraction?.status;
+	return typeof status === 'string' ? status : 'done';
 }
 
 /** The flat fields of a failed item: what the node says, and what the service said when it answered. */

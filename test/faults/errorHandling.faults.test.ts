@@ -82,7 +82,7 @@ describe('On Error: Stop', () => {
 		expect(run.error?.message).toMatch(/^Item 3: The document "blank\.pdf" was rejected: no readable text was found in it \(NO_TEXT\)$/);
 		const listed = (contextOf(run).documents as IDataObject[]).map((document) => document.result_id);
 		expect(listed.sort()).toEqual(acceptedResultIds(scenario).sort());
-		expect((contextOf(run).documents as IDataObject[]).map((document) => document.outcome)).toEqual(['finished', 'finished', 'failed', 'finished']);
+		expect((contextOf(run).documents as IDataObject[]).map((document) => document.outcome)).toEqual(['done', 'done', 'failed', 'done']);
 		const stats = await scenario.finish();
 		expect(stats.uploads).toHaveLength(4);
 	});
@@ -104,9 +104,9 @@ describe('On Error: Stop', () => {
 		const run = await scenario.run({ nodeType: 'poller', parameters: { options: { timeout: 60 } }, input });
 		expect(run.error?.message).toBe(`Item 2: No result with ID ${unknown} exists in this account`);
 		expect(contextOf(run).documents).toEqual([
-			expect.objectContaining({ item: 1, outcome: 'finished' }),
+			expect.objectContaining({ item: 1, outcome: 'done' }),
 			{ item: 2, result_id: unknown, uploaded: false, outcome: 'failed' },
-			expect.objectContaining({ item: 3, outcome: 'finished' }),
+			expect.objectContaining({ item: 3, outcome: 'done' }),
 		]);
 		const stats = await scenario.finish();
 		expect(stats.requests.getResult).toBe(3);

@@ -151,13 +151,13 @@ describe('On Error: Stop, once documents are paid for', () => {
 		const description = descriptionOf(result);
 		expect(description).toContain(`Result ID: ${resultId(2)}`);
 		expect(description).toMatch(/Documents uploaded in this run: their pages are already reserved, so do not upload them again/);
-		for (const [item, outcome] of [[1, 'finished'], [2, 'failed'], [3, 'finished']] as const) {
+		for (const [item, outcome] of [[1, 'done'], [2, 'failed'], [3, 'done']] as const) {
 			expect(description).toContain(`- item ${item}: result ID ${resultId(item)} (${outcome})`);
 		}
 		expect(contextOf(result).documents).toEqual([
-			{ item: 1, result_id: resultId(1), uploaded: true, outcome: 'finished' },
+			{ item: 1, result_id: resultId(1), uploaded: true, outcome: 'done' },
 			{ item: 2, result_id: resultId(2), uploaded: true, outcome: 'failed' },
-			{ item: 3, result_id: resultId(3), uploaded: true, outcome: 'finished' },
+			{ item: 3, result_id: resultId(3), uploaded: true, outcome: 'done' },
 		]);
 	});
 
@@ -181,9 +181,9 @@ describe('On Error: Stop, once documents are paid for', () => {
 		expect(fake.reads).toHaveLength(2);
 		expect(descriptionOf(result)).toMatch(/Results of this run, all kept in your account/);
 		expect(contextOf(result).documents).toEqual([
-			{ item: 1, result_id: resultId(1), uploaded: false, outcome: 'finished' },
+			{ item: 1, result_id: resultId(1), uploaded: false, outcome: 'done' },
 			{ item: 2, result_id: resultId(2), uploaded: false, outcome: 'failed' },
-			{ item: 3, result_id: resultId(3), uploaded: false, outcome: 'finished' },
+			{ item: 3, result_id: resultId(3), uploaded: false, outcome: 'done' },
 		]);
 	});
 });

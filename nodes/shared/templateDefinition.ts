@@ -306,7 +306,8 @@ export interface ColumnUi {
 	name?: string;
 	label?: string;
 	type?: string;
-	required?: boolean;
+	/** A boolean from the toggle; an expression may give anything. */
+	required?: boolean | string;
 	description?: string;
 	formatHint?: string;
 	examples?: string;
@@ -331,7 +332,10 @@ function fieldFromUi(ui: ColumnUi): FieldDefinition {
 	};
 	put('label', ui.label);
 	if (ui.type) field.type = ui.type;
-	if (ui.required === true) field.required = true;
+	// A toggle holds a boolean; an expression may give "true"/"false", or anything (then refused by the checks).
+	const required = typeof ui.required === 'string' && /^(true|false)$/i.test(ui.required.trim()) ? ui.required.trim().toLowerCase() === 'true' : ui.required;
+	if (required === true) field.required = true;
+	else if (required !== undefined && required !== false && required !== '') field.required = required as unknown as boolean;
 	put('description', ui.description);
 	put('format_hint', ui.formatHint);
 	const examples = splitExamples(ui.examples ?? '');

@@ -144,6 +144,17 @@ describe('Create', () => {
 		expect(created.unexpected).toEqual([]);
 	});
 
+	it('reads a field\'s Required from an expression: "true" is true, "maybe" is refused before any request', async () => {
+		const created = service('post', '/api/v1/scanners', 201, SCANNER);
+		const fieldsUi = (required: string) => ({ field: [{ name: 'total', type: 'currency', required }] });
+		const { error } = await runAction(template('create', { name: 'T', fieldsUi: fieldsUi('={{ "true" }}') }), [{ json: {} }]);
+		expect(error).toBeUndefined();
+		expect(jsonBody(created.requests[0])).toEqual({ name: 'T', fields: [{ name: 'total', type: 'currency', required: true }] });
+		const refused = await runAction(template('create', { name: 'T', fieldsUi: fieldsUi('={{ "maybe" }}') }), [{ json: {} }]);
+		expect(refused.error?.message).toBe('Item 1: fields[0].required: "required" of field "total" must be true or false, not a string');
+		expect(created.requests).toHaveLength(1);
+	});
+
 	it('sends no fields key when the UI has no field rows', async () => {
 		const created = service('post', '/api/v1/scanners', 201, SCANNER);
 		const { error } = await runAction(template('create', { name: 'Empty' }), [{ json: {} }]);

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/api';
 import type { ItemSink } from '../../../shared/itemSink';
+import { readBoolean } from '../../../shared/parameters';
 import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';
 import { templateIdOf, templateLocator } from './locator';
@@ -55,7 +56,7 @@ export const description: INodeProperties[] = [
 /** PATCH /scanners/{id} (spec 4.8): only what the user set is sent. */
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
 	const input: IDataObject = { ...(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) };
-	if (this.getNodeParameter('replaceFields', itemIndex, false) as boolean) {
+	if (readBoolean(this, 'replaceFields', itemIndex, false, 'Replace Fields')) {
 		const fields = readFields(this, itemIndex, {
 			fieldsDefinedAs: this.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
 			fieldsUi: this.getNodeParameter('fieldsUi', itemIndex, {}),

@@ -48,8 +48,6 @@ export interface QueueModeN8n {
 	postgres: Postgres;
 	main: N8nProcess & { cli: N8nCli };
 	workers: QueueWorker[];
-	/** Starts a worker again in the same user folder (after it was killed). */
-	restartWorker(worker: QueueWorker): Promise<QueueWorker>;
 	/** Stops the n8n processes, then the database and Redis, and removes every folder. */
 	stop(): Promise<void>;
 }
@@ -94,18 +92,7 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 		undo.push(() => Promise.all([main, ...workers].map((process) => process.service.stop())).then(() => undefined));
 		log(`n8n ${options.release.version} in queue mode: main on ${main.url}, ${workers.length} workers (started in ${Math.round((Date.now() - started) / 1000)} s)`);
 
-		return {
-			redis,
-			postgres,
-			main,
-			workers,
-			restartWorker: async (worker) => {
-				const restarted = await startWorker(worker.name, worker.cli);
-				undo.push(() => restarted.service.stop());
-				return restarted;
-			},
-			stop,
-		};
+		return { redis, postgres, main, workers, stop };
 	} catch (error) {
 		await stop();
 		throw error;

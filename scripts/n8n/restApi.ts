@@ -61,6 +61,24 @@ export class N8nRestApi {
 }
 
 /**
+ * Waits until n8n serves the production webhook `path` (activation registers it shortly after the
+ * REST call returns). Asks as a browser's CORS preflight does, which runs no workflow: 204 once the
+ * webhook is registered, 404 before.
+ */
+export async function waitForProductionWebhook(mainUrl: string, path: string, method = 'POST', timeoutMs = 30_000): Promise<void> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const response = await fetch(`${mainUrl}/webhook/${path}`, {
+			method: 'OPTIONS',
+			headers: { origin: mainUrl, 'access-control-request-method': method },
+		});
+		if (response.status === 204) return;
+		if (Date.now() > deadline) throw new Error(`The webhook ${method} /webhook/${path} was not registered after ${timeoutMs / 1000} s (last answer ${response.status})`);
+		await new Promise((resolve) => setTimeout(resolve, 250));
+	}
+}
+
+/**
  * Reads the "flatted" JSON n8n stores run data in (the `flatted` package's format): a JSON array
  * whose first entry is the value; inside objects and arrays every string is the index of the entry
  * that holds the real value (which lets the format keep shared and circular references).

@@ -120,28 +120,35 @@ async function main(): Promise<() => void> {
 	});
 
 	let crash: CrashReport | undefined;
+	let crashFailure: Check | undefined;
 	if (options.crash) {
-		crash = await phase('crash: SIGKILL a worker mid-batch, then Retry', () =>
-			crashAndRecover({ mainUrl: n8n.main.url, api: n8n.api, workers: n8n.workers, sandbox, batch: crashBatch, log }),
-		);
+		try {
+			crash = await phase('crash: SIGKILL a worker mid-batch, then Retry', () =>
+				crashAndRecover({ mainUrl: n8n.main.url, api: n8n.api, workers: n8n.workers, sandbox, batch: crashBatch, log }),
+			);
+		} catch (error) {
+			crashFailure = { id: 'crash', name: 'a worker killed mid-batch loses nothing', ok: false, detail: error instanceof Error ? error.message : String(error) };
+		}
 	}
 
 	const stats = sandbox.stats();
 	const sent = (batch: Batch, phaseName: SentDocument['phase']): SentDocument[] => batch.documents.map((document) => ({ ...document, batch: batch.index, mode: batch.mode, phase: phaseName }));
 	const loadDocuments = batches.flatMap((batch) => sent(batch, 'load'));
-	const documents = [...loadDocuments, ...(crash ? sent(crashBatch, 'crash') : [])];
+	const documents = [...loadDocuments, ...(options.crash ? sent(crashBatch, 'crash') : [])];
 	const { outcomes, strayItems } = documentOutcomes(documents, collector.items(), stats);
 	const figures = scaleFigures(outcomes, strayItems, stats, loadDocuments, RATE_LIMIT_PER_MINUTE);
 	const activity = n8n.workers.map((worker) => workerActivity(worker.name, worker.service.output(), worker.name === crash?.worker));
 	const checks: Check[] = [
 		...scaleChecks(figures, outcomes),
 		{
+			id: 'executions-succeeded',
 			name: 'every execution of the load run finished without error',
 			ok: runs.every((run) => run.status === 200),
 			detail: `${runs.filter((run) => run.status === 200).length}/${runs.length} webhook calls answered 200`,
 		},
 		...workersCheck(activity),
 		...(crash?.checks ?? []),
+		...(crashFailure ? [crashFailure] : []),
 	];
 	const load = loadavg();
 	const collected = collector.items();
@@ -149,7 +156,7 @@ async function main(): Promise<() => void> {
 		console.log('');
 		console.log(workersTable(activity, collected, runs));
 		console.log('');
-		console.log(figuresTable(figures, crash, loadDocuments.length));
+		console.log(figuresTable(figures, crash, loadDocuments.length, options.crash));
 		console.log('');
 		console.log(checksList(checks));
 		console.log('');
@@ -166,6 +173,7 @@ function workersCheck(activity: Array<{ name: string; executions: string[] }>): 
 	const idle = activity.filter((worker) => worker.executions.length === 0);
 	return [
 		{
+			id: 'workers-used',
 			name: 'every worker ran executions',
 			ok: activity.length >= 2 && idle.length === 0,
 			detail: activity.map((worker) => `${worker.name}: ${worker.executions.length}`).join(', '),
@@ -192,7 +200,7 @@ function parseOptions(argv: string[]): ScaleOptions {
 	const timing = values.timing === undefined || values.timing === 'realistic' || values.timing === 'fast' ? (values.timing ?? 'realistic') : Number(values.timing);
 	if (typeof timing === 'number' && !(timing > 0)) throw new Error(`--timing: ${values.timing}?\n${HELP}`);
 	return {
-		docs: positiveInteger(values.docs, 96),
+		docs: positiveInteger(values.docs, 128),
 		batch: positiveInteger(values.batch, 8),
 		lanes: positiveInteger(values.lanes, 4),
 		workers: positiveInteger(values.workers, 2),

@@ -10,6 +10,8 @@ export interface CrashReport {
 	worker: string;
 	/** Documents of the batch the service had accepted when the worker was killed. */
 	accepted: number;
+	/** Of those, the ones the Poller had read at least once before the kill. */
+	readBeforeKill: number;
 	/** Upload receipts (result IDs) found in the crashed execution's saved data. */
 	receiptsSaved: number;
 	/** The saved state resumes at the Poller (the node that had not finished). */
@@ -55,16 +57,25 @@ export async function crashAndRecover(options: {
 		return undefined;
 	});
 	// "Save execution progress" writes the run data after each node: the receipts are in the
-	// database once the upload node has finished. The Poller then waits several seconds for the
-	// first results (the realistic 6-12 s per document).
-	await waitFor('the upload node to finish and its output to be saved', async () => ((await api.getExecution(executionId)).data.resultData.runData[NODES.upload] ? true : undefined));
+	// database once the upload node has finished. The Poller then reads the results as they are
+	// due (the realistic 6-12 s per document): the worker dies once it has read some of them.
+	await waitFor('the upload node to finish and its output to be saved', async () => {
+		const runs = (await api.getExecution(executionId)).data.resultData.runData[NODES.upload];
+		const failed = runs?.find((run) => run.error);
+		if (failed) throw new Error(`Execution ${executionId} failed in "${NODES.upload}" before the Poller: ${failed.error!.message}`);
+		return runs ? true : undefined;
+	});
+	const hashes = new Set(batch.documents.map((document) => document.sha256));
+	const accepted = () => sandbox.stats().uploads.filter((upload) => upload.resultId && hashes.has(upload.sha256));
+	const readSoFar = () => accepted().filter((upload) => (sandbox.stats().results[upload.resultId!]?.reads.length ?? 0) > 0).length;
+	await waitFor("the Poller's first reads", () => (readSoFar() > 0 ? true : undefined));
 	await worker.service.kill();
 	const killedAt = Date.now();
+	const read = readSoFar();
 	webhookCall.abort();
 	await call;
-	const hashes = new Set(batch.documents.map((document) => document.sha256));
-	const accepted = sandbox.stats().uploads.filter((upload) => upload.resultId && hashes.has(upload.sha256));
-	log(`Killed ${worker.name} (SIGKILL) while execution ${executionId} waited in the Poller; the service had accepted ${accepted.length} of its ${batch.documents.length} documents`);
+	const uploads = accepted();
+	log(`Killed ${worker.name} (SIGKILL) while execution ${executionId} was in the Poller: the service had accepted ${uploads.length} of its ${batch.documents.length} documents, the Poller had read ${read} of them`);
 
 	const saved = await api.getExecution(executionId);
 	const receipts = receiptsOf(saved);
@@ -85,22 +96,25 @@ export async function crashAndRecover(options: {
 	}
 	const recoverySeconds = (Date.now() - killedAt) / 1000;
 
-	const missing = accepted.filter((upload) => !receipts.has(upload.resultId!));
+	const missing = uploads.filter((upload) => !receipts.has(upload.resultId!));
 	return {
 		executionId,
 		worker: worker.name,
-		accepted: accepted.length,
+		accepted: uploads.length,
+		readBeforeKill: read,
 		receiptsSaved: receipts.size,
 		resumesAt,
 		retry,
 		recoverySeconds,
 		checks: [
 			{
+				id: 'crash-receipts-saved',
 				name: 'a killed worker loses no result ID: the crashed execution saved every accepted upload',
-				ok: accepted.length > 0 && missing.length === 0,
-				detail: `${accepted.length - missing.length}/${accepted.length} receipts in execution ${executionId}'s saved data (killed ${worker.name})${missing.length ? `; missing ${missing.map((upload) => upload.filename).join(', ')}` : ''}`,
+				ok: uploads.length > 0 && missing.length === 0,
+				detail: `${uploads.length - missing.length}/${uploads.length} receipts in execution ${executionId}'s saved data (killed ${worker.name})${missing.length ? `; missing ${missing.map((upload) => upload.filename).join(', ')}` : ''}`,
 			},
 			{
+				id: 'crash-retry',
 				name: "n8n's Retry of the crashed execution finishes its documents on another worker",
 				ok: retry?.status === 'success' && retry.worker !== undefined && resumesAt.includes(NODES.poller),
 				detail: retry ? `execution ${retry.id}: ${retry.status} on ${retry.worker ?? '?'}, resumed at ${resumesAt.join(', ')}, ${recoverySeconds.toFixed(0)} s after the kill` : `retry failed: ${retryProblem}`,

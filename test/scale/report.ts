@@ -37,11 +37,11 @@ export function workersTable(workers: WorkerActivity[], collected: CollectedItem
 	return `${table}\nWebhook calls answered 200 (execution finished): ${runs.length - failed}/${runs.length}`;
 }
 
-export function figuresTable(figures: ScaleFigures, crash: CrashReport | undefined, loadDocs: number): string {
+export function figuresTable(figures: ScaleFigures, crash: CrashReport | undefined, loadDocs: number, crashTried: boolean): string {
 	const share = (part: number, whole: number) => (whole === 0 ? '0.00' : ((part / whole) * 100).toFixed(2));
 	const windowSeconds = (figures.window.endsAt - figures.window.startsAt) / 1000;
 	const rows: string[][] = [
-		['documents', `${figures.docs} (${loadDocs} in the load run${crash ? `, ${figures.docs - loadDocs} in the killed worker's batch` : ''})`, ''],
+		['documents', `${figures.docs} (${loadDocs} in the load run${crashTried ? `, ${figures.docs - loadDocs} in the killed worker's batch` : ''})`, ''],
 		['came out exactly once, on the right output', String(figures.deliveredOnce), 'all'],
 		['lost / delivered twice / wrong output', `${figures.lost} / ${figures.duplicateOutputs} / ${figures.wrongOutput}`, '0 / 0 / 0'],
 		['uploads received twice', String(figures.duplicateUploads), '0'],
@@ -49,14 +49,14 @@ export function figuresTable(figures: ScaleFigures, crash: CrashReport | undefin
 		['HTTP 429', `${figures.http429} (${share(figures.http429, figures.requests)} %)`, '<= 1 %'],
 		[
 			'documents/min, pipeline full',
-			`${figures.docsPerMin.toFixed(1)} (${share(figures.docsPerMin, figures.boundDocsPerMin)} % of ${figures.boundDocsPerMin}; ${figures.window.completed} in ${windowSeconds.toFixed(0)} s)`,
+			`${figures.docsPerMin.toFixed(1)} (${share(figures.docsPerMin, figures.boundDocsPerMin)} % of ${figures.boundDocsPerMin}; ${figures.window.uploads} uploads + ${figures.window.completed} finished in ${windowSeconds.toFixed(0)} s)`,
 			'>= 85 %',
 		],
 	];
 	if (crash) {
 		rows.push([
 			'killed worker',
-			`${crash.worker}, execution ${crash.executionId}: ${crash.receiptsSaved}/${crash.accepted} receipts saved; retry ${crash.retry ? `${crash.retry.id} ${crash.retry.status} on ${crash.retry.worker ?? '?'}` : 'failed'} (${crash.recoverySeconds.toFixed(0)} s)`,
+			`${crash.worker} killed in execution ${crash.executionId} (${crash.readBeforeKill}/${crash.accepted} read): ${crash.receiptsSaved}/${crash.accepted} receipts saved; retry ${crash.retry ? `${crash.retry.id} ${crash.retry.status} on ${crash.retry.worker ?? '?'}` : 'failed'} (${crash.recoverySeconds.toFixed(0)} s)`,
 			'nothing lost',
 		]);
 	}

@@ -23,7 +23,7 @@ import { parseArgs } from 'node:util';
 import { startSandbox } from '../test/sandbox';
 import { documentOutcomes, scaleChecks, scaleFigures, type Check, type SentDocument } from '../test/scale/checks';
 import { startCollector } from '../test/scale/collector';
-import { crashAndRecover, type CrashReport } from '../test/scale/crash';
+import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/scale/crash';
 import { scaleBatch } from '../test/scale/documents';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
 import { checksList, figuresTable, summaryLine, workerActivity, workersTable } from '../test/scale/report';
@@ -98,13 +98,13 @@ async function main(): Promise<() => void> {
 			tarball,
 			workers: options.workers,
 			binaryData: options.binaryData,
+			env: CRASH_DETECTION_ENV,
 			log,
 			beforeStart: async (cli) => {
 				await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, SCALE_CREDENTIAL)]);
 				await cli.importWorkflows(SCALE_MODES.map((mode) => scaleWorkflow(mode, collector.url)));
 			},
 		});
-		onCleanup(() => n8n.stop());
 		const api = await N8nRestApi.asNewOwner(n8n.main);
 		for (const mode of SCALE_MODES) await api.activateWorkflow(WORKFLOW_IDS[mode]);
 		for (const mode of SCALE_MODES) await waitForProductionWebhook(n8n.main.url, WEBHOOK_PATHS[mode]);

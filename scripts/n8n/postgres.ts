@@ -3,6 +3,7 @@ import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { onCleanup } from './cleanup';
 import { freePort } from './ports';
 import { run, runChecked, startService, waitUntilReady, type Service, type SystemUser } from './processes';
 import type { Log } from './progress';
@@ -47,6 +48,8 @@ export async function startPostgres(log: Log): Promise<Postgres> {
 		await service?.stop();
 		rmSync(dir, { recursive: true, force: true });
 	};
+	// Also when the program ends before the caller could take charge of it (a failure, Ctrl-C).
+	onCleanup(stop);
 	try {
 		await runChecked(join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '--encoding=UTF8', '--locale=C', '--no-instructions'], {
 			cwd: dir,

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { onCleanup } from './cleanup';
 import { N8nCli, createUserFolder } from './cli';
 import { ensureN8n } from './install';
 import { installTarball } from './packageTarball';
@@ -64,6 +65,8 @@ export async function startQueueMode(options: QueueModeOptions): Promise<QueueMo
 	const stop = async () => {
 		while (undo.length > 0) await undo.pop()!();
 	};
+	// Also when the program ends half-way through starting (a failure, Ctrl-C).
+	onCleanup(stop);
 	try {
 		const runtime = await ensureN8n(options.release, log);
 		const [redis, postgres] = await Promise.all([startRedis(log), startPostgres(log)]);

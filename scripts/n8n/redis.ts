@@ -3,6 +3,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { onCleanup } from './cleanup';
 import { freePort } from './ports';
 import { startService, waitUntilReady, type Service } from './processes';
 import type { Log } from './progress';
@@ -28,6 +29,8 @@ export async function startRedis(log: Log): Promise<Redis> {
 		await service.stop();
 		rmSync(dir, { recursive: true, force: true });
 	};
+	// Also when the program ends before the caller could take charge of it (a failure, Ctrl-C).
+	onCleanup(stop);
 	try {
 		await waitUntilReady(() => ping(port), service, 'redis-server');
 	} catch (error) {

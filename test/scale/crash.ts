@@ -17,10 +17,26 @@ export interface CrashReport {
 	/** The saved state resumes at the Poller (the node that had not finished). */
 	resumesAt: string[];
 	retry?: { id: string; status: string; worker?: string };
+	/** From the kill to n8n marking the execution crashed (when the editor offers Retry). */
+	crashedAfterSeconds: number;
 	/** From the kill to the end of the retried execution. */
 	recoverySeconds: number;
 	checks: Check[];
 }
+
+/**
+ * How soon n8n notices a dead worker, shortened for the suite (n8n's defaults in brackets): the
+ * queue gives up a job whose lock the worker stopped renewing (lock 60 s, renewed every 10 s,
+ * checked every 30 s), and the main process's next queue-recovery check marks its execution
+ * crashed (every 180 minutes, and at start). Until then the execution shows as running.
+ */
+export const CRASH_DETECTION_ENV: NodeJS.ProcessEnv = {
+	QUEUE_WORKER_LOCK_DURATION: '20000',
+	QUEUE_WORKER_LOCK_RENEW_TIME: '5000',
+	QUEUE_WORKER_STALLED_INTERVAL: '5000',
+	// Minutes: 6 s.
+	N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '0.1',
+};
 
 const POLL_MS = 250;
 const STEP_TIMEOUT_MS = 90_000;
@@ -28,10 +44,11 @@ const STEP_TIMEOUT_MS = 90_000;
 /**
  * A worker killed in the middle of a batch, and what a user then does. One batch goes through the
  * "upload, then the Poller" workflow (which saves its progress after each node); once its upload
- * node has finished and the Poller is waiting, the worker running it gets SIGKILL, as an OOM killer
- * or a lost machine would do. The crashed execution's saved data is read from n8n's REST API (what
+ * node has finished and the Poller has read some of the results, the worker running it gets
+ * SIGKILL, as an OOM killer or a lost machine would do. The crashed execution's saved data is read from n8n's REST API (what
  * the editor's execution view shows): it must hold the upload receipt of every document the service
- * accepted. Then the execution is retried as the editor's Retry button does: n8n starts a new
+ * accepted. Once n8n has marked it crashed, it is retried as the editor's "Retry with original
+ * workflow" does (the editor offers Retry for crashed and failed executions): n8n starts a new
  * execution from the saved state on a worker that is alive, the Poller finishes the documents from
  * their result IDs, and nothing is uploaded again (the suite's duplicate-upload check covers it).
  */
@@ -77,10 +94,16 @@ export async function crashAndRecover(options: {
 	const uploads = accepted();
 	log(`Killed ${worker.name} (SIGKILL) while execution ${executionId} was in the Poller: the service had accepted ${uploads.length} of its ${batch.documents.length} documents, the Poller had read ${read} of them`);
 
-	const saved = await api.getExecution(executionId);
+	// The editor offers Retry for a crashed (or failed) execution: n8n marks it crashed once the
+	// queue has given up the dead worker's job and its next queue-recovery check runs.
+	const saved = await waitFor('n8n to mark the execution crashed', async () => {
+		const execution = await api.getExecution(executionId);
+		return execution.status === 'crashed' ? execution : undefined;
+	});
+	const crashedAfter = (Date.now() - killedAt) / 1000;
 	const receipts = receiptsOf(saved);
 	const resumesAt = (saved.data.executionData?.nodeExecutionStack ?? []).map((entry) => entry.node.name);
-	log(`Execution ${executionId} as n8n saved it: status "${saved.status}", ${receipts.size} upload receipts, resumes at ${resumesAt.join(', ') || 'nothing'}`);
+	log(`n8n marked execution ${executionId} crashed after ${crashedAfter.toFixed(0)} s; its saved data: ${receipts.size} upload receipts, resumes at ${resumesAt.join(', ') || 'nothing'}`);
 
 	const survivors = workers.filter((candidate) => candidate !== worker);
 	const survivorOffsets = new Map(survivors.map((survivor) => [survivor, survivor.service.output().length]));
@@ -105,6 +128,7 @@ export async function crashAndRecover(options: {
 		receiptsSaved: receipts.size,
 		resumesAt,
 		retry,
+		crashedAfterSeconds: crashedAfter,
 		recoverySeconds,
 		checks: [
 			{
@@ -117,7 +141,9 @@ export async function crashAndRecover(options: {
 				id: 'crash-retry',
 				name: "n8n's Retry of the crashed execution finishes its documents on another worker",
 				ok: retry?.status === 'success' && retry.worker !== undefined && resumesAt.includes(NODES.poller),
-				detail: retry ? `execution ${retry.id}: ${retry.status} on ${retry.worker ?? '?'}, resumed at ${resumesAt.join(', ')}, ${recoverySeconds.toFixed(0)} s after the kill` : `retry failed: ${retryProblem}`,
+				detail: retry
+					? `execution ${retry.id}: ${retry.status} on ${retry.worker ?? '?'}, resumed at ${resumesAt.join(', ')}; crashed ${crashedAfter.toFixed(0)} s and finished ${recoverySeconds.toFixed(0)} s after the kill`
+					: `retry failed: ${retryProblem}`,
 			},
 		],
 	};

@@ -56,7 +56,7 @@ export function figuresTable(figures: ScaleFigures, crash: CrashReport | undefin
 	if (crash) {
 		rows.push([
 			'killed worker',
-			`${crash.worker} killed in execution ${crash.executionId} (${crash.readBeforeKill}/${crash.accepted} read): ${crash.receiptsSaved}/${crash.accepted} receipts saved; retry ${crash.retry ? `${crash.retry.id} ${crash.retry.status} on ${crash.retry.worker ?? '?'}` : 'failed'} (${crash.recoverySeconds.toFixed(0)} s)`,
+			`${crash.worker} killed in execution ${crash.executionId} (${crash.readBeforeKill}/${crash.accepted} read): ${crash.receiptsSaved}/${crash.accepted} receipts saved; crashed after ${crash.crashedAfterSeconds.toFixed(0)} s; Retry: ${crash.retry ? `${crash.retry.id} ${crash.retry.status} on ${crash.retry.worker ?? '?'}` : 'failed'} (done ${crash.recoverySeconds.toFixed(0)} s after the kill)`,
 			'nothing lost',
 		]);
 	}

@@ -132,7 +132,7 @@ export interface ServiceOptions extends Pick<RunOptions, 'cwd' | 'env' | 'user'>
 
 const STOP_GRACE_MS = 10_000;
 
-/** Services whose stop signal is gentler than SIGKILL: `stopServicesGracefully` gives each its chance. */
+/** Services whose stop signal is gentler than SIGKILL: `stopAllChildrenInOrder` gives each its chance. */
 const gentleServices = new Set<Service>();
 
 /** Starts a long-running program (e.g. `n8n start`) in its own process group, ended by `stop` or `stopAllChildren`. */

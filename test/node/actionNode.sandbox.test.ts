@@ -149,7 +149,7 @@ describe('templates', () => {
 		expect(read.outputs[0][0].json).toMatchObject({ scanner_id: id, name: 'Supplier order', description: 'Orders from suppliers' });
 		expect(read.outputs[0][0].json.fields).toMatchObject(definedFields);
 
-		const renamed = await template('update', { templateId: templateId(id), updateFields: { name: 'Supplier order v2' } });
+		const renamed = await template('update', { templateId: templateId(id), nameAndDescription: { name: 'Supplier order v2' } });
 		expect(renamed.error).toBeUndefined();
 		const afterRename = (await template('get', { templateId: templateId(id) })).outputs[0][0].json;
 		expect(afterRename.name).toBe('Supplier order v2');

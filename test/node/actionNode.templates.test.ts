@@ -310,8 +310,8 @@ describe('Create', () => {
 
 describe('Update', () => {
 	it.each([
-		['only the name', { updateFields: { name: 'Renamed' } }, { name: 'Renamed' }],
-		['only the description', { updateFields: { description: 'New text' } }, { description: 'New text' }],
+		['only the name', { nameAndDescription: { name: 'Renamed' } }, { name: 'Renamed' }],
+		['only the description', { nameAndDescription: { description: 'New text' } }, { description: 'New text' }],
 		[
 			'the fields (the whole list replaces the old one)',
 			{ replaceFields: true, fieldsUi: { field: [{ name: 'total', type: 'currency' }, { name: 'iban' }] } },
@@ -319,7 +319,7 @@ describe('Update', () => {
 		],
 		[
 			'name and fields as JSON',
-			{ updateFields: { name: 'Renamed' }, replaceFields: true, fieldsDefinedAs: 'json', fieldsJson: '[{ "name": "total" }]' },
+			{ nameAndDescription: { name: 'Renamed' }, replaceFields: true, fieldsDefinedAs: 'json', fieldsJson: '[{ "name": "total" }]' },
 			{ name: 'Renamed', fields: [{ name: 'total' }] },
 		],
 	])('sends %s and nothing else', async (_name, parameters, body) => {

@@ -11,7 +11,7 @@ export default defineConfig({
 	},
 	test: {
 		include: ['test/**/*.test.ts'],
-		exclude: ['test/e2e/**', 'test/faults/**', 'node_modules/**'],
+		exclude: ['test/e2e/**', 'test/ui/**', 'test/faults/**', 'node_modules/**'],
 		// n8n-core writes `<folder>/.n8n`: a temporary folder per run, removed afterwards.
 		globalSetup: ['test/harness/userFolder.setup.ts'],
 		testTimeout: 30_000,

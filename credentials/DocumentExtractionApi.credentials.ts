@@ -43,8 +43,9 @@ export class DocumentExtractionApi implements ICredentialType {
 
 	/**
 	 * A function rather than a generic header block: it is the one place every request passes
-	 * before the key is attached, so it refuses keys that cannot work and refuses to send the key
-	 * over plain http to another machine — for node requests and the credential test alike.
+	 * before the key is attached, so it refuses keys that cannot work, refuses to send the key over
+	 * plain http to another machine and turns redirects off — for node requests and the credential
+	 * test alike.
 	 */
 	async authenticate(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): Promise<IHttpRequestOptions> {
 		const keyProblem = apiKeyProblem(credentials.apiKey);
@@ -54,6 +55,8 @@ export class DocumentExtractionApi implements ICredentialType {
 		const urlProblem = baseUrlProblem(originOf(target));
 		if (urlProblem) throw new Error(urlProblem);
 		requestOptions.headers = { ...requestOptions.headers, 'X-API-Key': credentials.apiKey as string };
+		// The service never redirects (spec 4); a redirect would carry the key to whoever it names.
+		requestOptions.disableFollowRedirect = true;
 		return requestOptions;
 	}
 
@@ -69,6 +72,8 @@ export class DocumentExtractionApi implements ICredentialType {
 			url: `${API_PREFIX}/scanners`,
 			method: 'GET',
 			ignoreHttpStatusErrors: true,
+			// Also set by `authenticate`; stated here because the test is where a wrong Base URL shows.
+			disableFollowRedirect: true,
 		},
 		rules: [
 			{

@@ -1,9 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { awaitResults, type PendingDocument } from '../shared/awaitResults';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
 import { ItemSink } from '../shared/itemSink';
+import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
 import { checkResultId } from '../shared/preflight';
 import { getTableFields } from '../shared/tableFieldOptions';
 
@@ -83,9 +84,11 @@ export class DocumentExtractionPoller implements INodeType {
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		const items = this.getInputData();
 		const sink = new ItemSink(this, 4);
-		const timeoutMs = readTimeoutMs(this);
 		const targets: PendingDocument[] = [];
+		let timeoutMs = 0;
 
+		// Every item is checked before the first read: under On Error = Stop a bad one stops the
+		// node before anything else happened.
 		for (let i = 0; i < items.length; i++) {
 			try {
 				const checked = checkResultId(this.getNodeParameter('resultId', i, ''));
@@ -95,7 +98,9 @@ export class DocumentExtractionPoller implements INodeType {
 						description: `${checked.description}. Set "Result ID" to the field that holds it.`,
 					});
 				}
-				const options = this.getNodeParameter('options', i, {}) as IDataObject;
+				const binary = includedBinary(this, i);
+				// One timeout for the run (the reads of all items are scheduled together): the longest asked for.
+				timeoutMs = Math.max(timeoutMs, 1000 * readNumber(this, 'options.timeout', i, DEFAULT_TIMEOUT_SECONDS, TIMEOUT_RULE));
 				const { json } = items[i];
 				const queuedAt = Date.parse(String(json.queued_at ?? ''));
 				targets.push({
@@ -106,12 +111,16 @@ export class DocumentExtractionPoller implements INodeType {
 					queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
 					// Checked before polling: a setting that cannot be applied fails its item without a read.
 					outputOptions: readOutputOptions(this, i),
-					binary: options.includeBinary ? items[i].binary : undefined,
+					binary,
 				});
 			} catch (error) {
-				sink.fail(i, error, OUTPUT.error);
+				sink.fail(i, error, OUTPUT.error, {}, includedBinaryOfFailedItem(this, i));
 			}
 		}
+		for (const target of targets) sink.track(target.id, target.resultId, { uploaded: false });
+		// A result that cannot be read (e.g. an unknown ID) under On Error = Stop stops the node only
+		// once the others are known, and the error lists them all with their result IDs.
+		sink.holdFailures();
 		// Items naming the same result (e.g. merged branches) share its reads: the scheduler groups them.
 		await awaitResults(this, sink, targets, {
 			timeoutMs,
@@ -124,17 +133,4 @@ export class DocumentExtractionPoller implements INodeType {
 	}
 }
 
-/**
- * One timeout for the whole run (the reads of all items are scheduled together). An expression
- * can produce anything, and a timeout that is not a positive number would never end the wait.
- */
-function readTimeoutMs(ctx: IExecuteFunctions): number {
-	const raw = ctx.getNodeParameter('options.timeout', 0, DEFAULT_TIMEOUT_SECONDS);
-	const seconds = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
-	if (typeof seconds !== 'number' || !Number.isFinite(seconds) || seconds <= 0) {
-		throw new NodeOperationError(ctx.getNode(), `Timeout must be a positive number of seconds, not "${String(raw)}"`, {
-			description: 'Set Options > Timeout (Seconds) to how long this run may wait, e.g. 300. Documents not finished by then leave on "Still Processing".',
-		});
-	}
-	return seconds * 1000;
-}
+const TIMEOUT_RULE = { label: 'Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_TIMEOUT_SECONDS) };

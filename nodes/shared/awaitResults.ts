@@ -3,6 +3,7 @@ import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 import { getResult } from './api';
 import type { ItemSink } from './itemSink';
 import type { OutputOptions } from './output';
+import { withRequiredFields } from './requiredFields';
 import { pollResults, type PollTarget } from './scheduler';
 import { settleResult, type ResultRoutes } from './settleResult';
 import { rateBudgetOf } from './transport';
@@ -35,15 +36,17 @@ export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, docum
 		documents,
 		{
 			timeoutMs: options.timeoutMs,
-			onOutcome: (target, outcome) => {
+			onOutcome: async (target, outcome) => {
 				const document = target as PendingDocument;
 				switch (outcome.kind) {
 					case 'settled':
-					case 'unknown-status':
-						settleResult(ctx, sink, document.id, outcome.result, document.outputOptions, options.routes, document.binary);
+					case 'unknown-status': {
+						const outputOptions = await withRequiredFields(ctx, outcome.result, document.outputOptions, document.id);
+						settleResult(ctx, sink, document.id, outcome.result, outputOptions, options.routes, document.binary);
 						return;
+					}
 					case 'failed':
-						sink.fail(document.id, outcome.error, options.failedOutput, { result_id: document.resultId });
+						sink.fail(document.id, outcome.error, options.failedOutput, { result_id: document.resultId }, document.binary);
 						return;
 					case 'timeout':
 						options.onTimeout(document, outcome.result);

@@ -1,6 +1,7 @@
-import { NodeOperationError, type IDisplayOptions, type IExecuteFunctions, type INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { OUTPUT_MODES, type OutputMode, type OutputOptions } from './output';
+import { OUTPUT_MODES, type OutputOptions } from './output';
+import { readBoolean, readChoice, readNumber } from './parameters';
 
 /**
  * The output parameters both nodes show, and the one reader of them. Parameter names are part of
@@ -122,27 +123,20 @@ type ParameterReader = Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>;
 
 /** The output settings of one item, checked (expressions can produce anything). */
 export function readOutputOptions(ctx: ParameterReader, itemIndex: number): OutputOptions {
-	const mode = ctx.getNodeParameter(names.output, itemIndex, 'fields') as OutputMode;
-	if (!OUTPUT_MODES.includes(mode)) {
-		throw new NodeOperationError(ctx.getNode(), `Unknown Output "${String(mode)}"`, {
-			itemIndex,
-			description: `Choose one of: ${OUTPUT_MODES.join(', ')}`,
-		});
-	}
-	const option = (name: string, fallback: unknown) => ctx.getNodeParameter(`${names.options}.${name}`, itemIndex, fallback);
-	const threshold = Number(option(names.reviewThreshold, 0) ?? 0);
-	if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) {
-		throw new NodeOperationError(ctx.getNode(), `Review Threshold must be between 0 and 1, not ${String(threshold)}`, {
-			itemIndex,
-			description: 'For example 0.8 lists the fields the service is less than 80% sure of; 0 turns the review off',
-		});
-	}
+	const mode = readChoice(ctx, names.output, itemIndex, 'fields', OUTPUT_MODES, 'Output');
+	const option = (name: string) => `${names.options}.${name}`;
+	const threshold = readNumber(ctx, option(names.reviewThreshold), itemIndex, 0, {
+		label: 'Review Threshold',
+		min: 0,
+		max: 1,
+		example: '0.8 (lists the fields the service is less than 80% sure of; 0 turns the review off)',
+	});
 	const tableField = mode === 'tableRows' ? String(ctx.getNodeParameter(names.tableField, itemIndex, '') ?? '').trim() : '';
 	return {
 		mode,
 		...(tableField ? { tableField } : {}),
-		includeConfidence: option(names.includeConfidence, false) === true,
-		includeSourceFragments: option(names.includeSourceFragments, false) === true,
+		includeConfidence: readBoolean(ctx, option(names.includeConfidence), itemIndex, false, 'Include Confidence'),
+		includeSourceFragments: readBoolean(ctx, option(names.includeSourceFragments), itemIndex, false, 'Include Source Text'),
 		...(threshold > 0 ? { reviewThreshold: threshold } : {}),
 	};
 }

@@ -20,7 +20,17 @@ export interface ServiceError extends IDataObject {
 }
 
 type Explanation = { message: string; description: string };
-type Explain = (body: ErrorBody, status: number) => Explanation;
+
+/** What the failed request was doing: the same code needs different advice on different calls. */
+export interface RequestContext {
+	kind: 'upload' | 'read' | 'change';
+	resultId?: string;
+	templateId?: string;
+}
+
+type Explain = (body: ErrorBody, status: number, request: RequestContext) => Explanation;
+
+const BASE_URL_FIX = 'Check the Base URL in the credential: it is the address of the service without a path, e.g. https://api.example.com.';
 
 const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 const TOO_LARGE_FIX = `Compress the file, lower an image's resolution to about ${RECOMMENDED_IMAGE_LONG_SIDE_PX.toLocaleString('en-US')} px on the long side, or split the PDF into smaller files.`;
@@ -74,13 +84,31 @@ const explanations: Record<string, Explain> = {
 		message: `Template limit reached${numberOrUndefined(body.limit) !== undefined ? ` (${body.limit} templates)` : ''}`,
 		description: `Delete a template you no longer use, or upgrade your plan${body.next_action?.pricing_url ? `: ${body.next_action.pricing_url}` : ''}. The free plan allows 10 templates including the 8 ready-made ones.`,
 	}),
-	SCANNER_NOT_FOUND: () => ({
-		message: 'The template does not exist in this account',
-		description: 'It may have been deleted, or the ID belongs to another account. Pick the template from the list, or use "Extract (Auto-Detect Template)".',
+	SCANNER_NOT_FOUND: (_body, _status, request) => ({
+		message: `The template${request.templateId ? ` "${request.templateId}"` : ''} does not exist in this account`,
+		description:
+			request.kind === 'upload'
+				? 'It may have been deleted, or the ID belongs to another account. Pick the template from the list, or use "Extract (Auto-Detect Template)" to let the service choose.'
+				: 'It may have been deleted, or the ID belongs to another account. Pick the template from the list, or look up the IDs with Template > Get Many.',
 	}),
-	RESULT_NOT_FOUND: () => ({
-		message: 'No result with this ID exists in this account',
-		description: 'Check that the result ID comes from an upload made with the same API key\'s account.',
+	RESULT_NOT_FOUND: (_body, _status, request) => ({
+		message: `No result with ${request.resultId ? `ID ${request.resultId}` : 'this ID'} exists in this account`,
+		description:
+			'Check that the result ID comes from an upload made with the same account\'s API key (a key of another account sees none of its results), and that it was copied whole.',
+	}),
+	UPLOAD_PARSE_ERROR: () => ({
+		message: 'The service could not read the uploaded file',
+		description:
+			'The upload arrived damaged or cut short, for example because of a network or proxy problem. Check that the file opens on your computer, then run the node again. The service did not accept the upload, so no page was used.',
+	}),
+	ROUTE_NOT_FOUND: () => ({
+		message: 'The service does not know this address',
+		description: BASE_URL_FIX,
+	}),
+	COMPANY_NOT_FOUND: () => ({
+		message: 'The service found no account for this API key',
+		description:
+			'The account the key belongs to may have been closed or not fully set up. Sign in to the service\'s app, check the account, create a new API key in its API section and paste it into the credential.',
 	}),
 	RATE_LIMITED: (body) => ({
 		message: 'Too many requests to the service in this minute',
@@ -107,20 +135,40 @@ function explainWithoutCode(status: number, body: ErrorBody): Explanation | unde
 	if (status === 403 && /missing authentication token/i.test(body.message ?? '')) {
 		return {
 			message: 'The service does not know this address',
-			description: 'Check the Base URL in the credential: it is the address of the service without a path, e.g. https://api.example.com. (The gateway answers 403 "Missing Authentication Token" for unknown URLs.)',
+			description: `${BASE_URL_FIX} (The gateway answers 403 "Missing Authentication Token" for unknown URLs.)`,
 		};
 	}
 	return undefined;
 }
 
-/** Turns an error answer into what the user reads. Unknown codes keep the service's own words. */
-export function describeServiceError(status: number, rawBody: unknown): ServiceError {
-	const parsed = errorBodySchema.safeParse(typeof rawBody === 'object' && rawBody !== null ? rawBody : {});
+/** An answer that is not the service's JSON at all: an HTML error page from a gateway or another server. */
+function explainNotJson(status: number): Explanation {
+	if (status >= 500) {
+		return {
+			message: `The service is unavailable right now (HTTP ${status})`,
+			description:
+				'The service, or a gateway in front of it, failed and sent an error page instead of an answer. Wait a few minutes and run the node again; if it keeps happening, check the service\'s status page.',
+		};
+	}
+	return {
+		message: `The address answered with a web page instead of the service's API (HTTP ${status})`,
+		description: BASE_URL_FIX,
+	};
+}
+
+/**
+ * Turns an error answer into what the user reads. Unknown codes keep the service's own words.
+ * `rawBody` is the parsed JSON body, or undefined when the answer was not JSON.
+ */
+export function describeServiceError(status: number, rawBody: unknown, request: RequestContext = { kind: 'read' }): ServiceError {
+	const isJson = typeof rawBody === 'object' && rawBody !== null;
+	const parsed = errorBodySchema.safeParse(isJson ? rawBody : {});
 	const body: ErrorBody = parsed.success ? parsed.data : {};
 	const code = body.error_code ?? null;
 	const explanation =
-		(code && Object.prototype.hasOwnProperty.call(explanations, code) ? explanations[code](body, status) : undefined) ??
-		(code ? undefined : explainWithoutCode(status, body)) ?? {
+		(code && Object.prototype.hasOwnProperty.call(explanations, code) ? explanations[code](body, status, request) : undefined) ??
+		(code ? undefined : explainWithoutCode(status, body)) ??
+		(isJson ? undefined : explainNotJson(status)) ?? {
 			message: body.message ? `The service answered ${status}${code ? ` ${code}` : ''}: ${body.message}` : `The service answered with HTTP ${status}`,
 			description: code ? `Error code ${code}.` : 'The answer carried no error code.',
 		};

@@ -24,6 +24,8 @@ export interface OutputOptions {
 	includeSourceFragments?: boolean;
 	/** 0..1; undefined = off. Fields below it (and required fields left empty) are listed for review. */
 	reviewThreshold?: number;
+	/** Names of the template's required fields (spec 2.2), read from the template; see requiredFields.ts. */
+	requiredFields?: ReadonlySet<string>;
 }
 
 /** A mapping the user's settings make impossible (a Table Field the result does not have). */
@@ -86,7 +88,7 @@ function fieldsItem(result: Result, options: OutputOptions): IDataObject {
 	if (options.includeConfidence) item[FIELDS_MODE_KEYS.confidence] = perField(keyed, (field) => field.confidence ?? null);
 	if (options.includeSourceFragments) item[FIELDS_MODE_KEYS.source] = perField(keyed, (field) => field.source_fragment ?? null);
 	if (options.reviewThreshold !== undefined) {
-		const flagged = keyed.filter(({ field }) => needsReview(field, options.reviewThreshold as number)).map(({ key }) => key);
+		const flagged = keyed.filter(({ field }) => needsReview(field, options.reviewThreshold as number, options.requiredFields)).map(({ key }) => key);
 		item[FIELDS_MODE_KEYS.needsReview] = flagged;
 		item[FIELDS_MODE_KEYS.needsReviewCount] = flagged.length;
 	}
@@ -104,10 +106,11 @@ function perField(keyed: Array<{ field: ExtractedField; key: string }>, pick: (f
 	return map;
 }
 
-/** Below the threshold, or required (when the service says so) and empty. */
-function needsReview(field: ExtractedField, threshold: number): boolean {
+/** Below the threshold, or required (by the template, or by the field itself should the service say so) and empty. */
+function needsReview(field: ExtractedField, threshold: number, requiredFields: ReadonlySet<string> | undefined): boolean {
 	if (typeof field.confidence === 'number' && field.confidence < threshold) return true;
-	return (field as { required?: unknown }).required === true && isEmpty(field.value);
+	const required = requiredFields?.has(field.name) === true || (field as { required?: unknown }).required === true;
+	return required && isEmpty(field.value);
 }
 
 function isEmpty(value: unknown): boolean {
@@ -188,7 +191,7 @@ function tableRowItems(result: Result, options: OutputOptions): IDataObject[] {
 	if (options.includeConfidence) trailer[ROW_KEYS.confidence] = table?.confidence ?? null;
 	if (options.reviewThreshold !== undefined) {
 		const threshold = options.reviewThreshold;
-		const flagged = fields.filter((field) => needsReview(field, threshold)).map((field) => field.name);
+		const flagged = fields.filter((field) => needsReview(field, threshold, options.requiredFields)).map((field) => field.name);
 		trailer[ROW_KEYS.needsReview] = flagged.join(', ');
 		trailer[ROW_KEYS.needsReviewCount] = flagged.length;
 	}
@@ -320,10 +323,12 @@ export function describeUnsuccessfulResult(result: Result): { message: string; d
 	const message = help ? `${document} ${verb}: ${help.meaning}${codeText}` : `${document} ${verb}${codeText}`;
 
 	const said = result.error_message ? `The service said: "${result.error_message}". ` : '';
+	// Spec 4.2: WebP and HEIC are sent with a warning; when they fail, converting them is the fix.
+	const convert = /webp|heic|heif/i.test(result.file_type ?? '') ? 'WebP and HEIC images are not guaranteed readable: convert the file to JPEG or PNG and send it again. ' : '';
 	// Spec 3 / 7.4: a rejected document consumes no pages.
 	const quota = result.status === 'rejected' ? 'No pages of your quota were used. ' : '';
 	const fix = help ? `${help.fix}. ` : '';
-	return { message, description: `${fix}${said}${quota}${reference}` };
+	return { message, description: `${convert}${fix}${said}${quota}${reference}` };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -7,7 +7,8 @@ import { readPdfStructure } from './pdfStructure';
  * who do not write code: what is wrong, then what to do. The caller adds the item number.
  */
 
-export type UploadKind = 'pdf' | 'jpeg' | 'png';
+/** WebP and HEIC are sent with a warning: the service takes them but does not promise to read them (spec 4.2). */
+export type UploadKind = 'pdf' | 'jpeg' | 'png' | 'webp' | 'heic';
 
 export type PreflightErrorCode =
 	| 'EMPTY_FILE'
@@ -28,6 +29,8 @@ export interface UploadAccepted {
 	fileName: string;
 	/** Pages the upload will use; null when a PDF's page tree could not be read (the service decides). */
 	pages: number | null;
+	/** Said to the user when the file is sent although the service may not read it. */
+	warning?: string;
 }
 
 export interface PreflightProblem {
@@ -47,7 +50,16 @@ const UPLOAD_KINDS: Record<UploadKind, { mimeType: string; extensions: string[];
 	pdf: { mimeType: 'application/pdf', extensions: ['pdf'], label: 'PDF' },
 	jpeg: { mimeType: 'image/jpeg', extensions: ['jpg', 'jpeg', 'jpe', 'jfif'], label: 'JPEG image' },
 	png: { mimeType: 'image/png', extensions: ['png'], label: 'PNG image' },
+	webp: { mimeType: 'image/webp', extensions: ['webp'], label: 'WebP image' },
+	heic: { mimeType: 'image/heic', extensions: ['heic', 'heif'], label: 'HEIC/HEIF image' },
 };
+
+/** Spec 4.2: "WebP and HEIC are not guaranteed readable". Sent anyway (iPhone photos are HEIC), with this said. */
+const NOT_GUARANTEED_READABLE: Partial<Record<UploadKind, string>> = {
+	webp: 'is a WebP image, which the service does not guarantee to read',
+	heic: 'is a HEIC/HEIF image (the iPhone photo format), which the service does not guarantee to read',
+};
+const CONVERT_IF_REJECTED = 'If the service rejects it (NO_TEXT), convert it to JPEG or PNG and send it again.';
 
 export async function inspectUpload(
 	bytes: Uint8Array,
@@ -74,21 +86,25 @@ export async function inspectUpload(
 		// Spec 1 / 8.3: an image counts as one page.
 		pages: 1,
 	};
+	const unsure = NOT_GUARANTEED_READABLE[format.kind];
+	if (unsure) return { ...accepted, warning: `The file ${unsure}. It was sent anyway. ${CONVERT_IF_REJECTED}` };
 	if (format.kind !== 'pdf') return accepted;
 
 	const pdf = await readPdfStructure(bytes);
-	if (!pdf.hasEndMarker || pdf.objectCount === 0) {
+	// A file too costly to read through is not called damaged: the service decides about it.
+	if (!pdf.hasEndMarker || (pdf.complete && pdf.objectCount === 0)) {
 		return problem(
 			'PDF_INCOMPLETE',
 			'The PDF file is damaged or incomplete',
 			'It was probably cut off while being downloaded or saved. Download or export the PDF again, or open it and print it to a new PDF.',
 		);
 	}
-	if (pdf.encrypted) {
+	// Encrypted only against printing or copying, a PDF opens without a password: the service reads it.
+	if (pdf.encryption === 'needs-password') {
 		return problem(
 			'PDF_ENCRYPTED',
-			'The PDF is password-protected or encrypted, so its text cannot be read',
-			'Remove the password (open it and save a copy without protection), or print it to a new PDF, then send that file.',
+			'The PDF is protected by a password that is needed to open it, so its text cannot be read',
+			'Remove the password (open it with the password and save a copy without protection), or print it to a new PDF, then send that file.',
 		);
 	}
 	if (pdf.pages === 0) {
@@ -118,13 +134,11 @@ function detectFormat(bytes: Uint8Array): DetectedFormat {
 	if (startsWith(0xff, 0xd8, 0xff)) return { kind: 'jpeg' };
 	if (startsWith(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return { kind: 'png' };
 
-	// Spec 4.2: "WebP and HEIC are not guaranteed readable".
-	if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return { kind: 'unsupported', label: 'a WebP image', convertibleImage: true };
+	// Spec 4.2: "WebP and HEIC are not guaranteed readable": sent, with a warning.
+	if (ascii(0, 4) === 'RIFF' && ascii(8, 12) === 'WEBP') return { kind: 'webp' };
 	if (ascii(4, 8) === 'ftyp') {
 		const brand = ascii(8, 12);
-		if (/^(heic|heix|hevc|hevx|heim|heis|mif1|msf1)$/.test(brand)) {
-			return { kind: 'unsupported', label: 'a HEIC/HEIF image (the iPhone photo format)', convertibleImage: true };
-		}
+		if (/^(heic|heix|hevc|hevx|heim|heis|mif1|msf1)$/.test(brand)) return { kind: 'heic' };
 		if (/^avi[fs]$/.test(brand)) return { kind: 'unsupported', label: 'an AVIF image', convertibleImage: true };
 		return { kind: 'unsupported', label: 'a video or audio file', convertibleImage: false };
 	}
@@ -246,6 +260,8 @@ export type IdCheck = { ok: true; id: string } | { ok: false; message: string; d
 
 /** A result id ready for the URL, or what is wrong with it. */
 export function checkResultId(value: unknown): IdCheck {
+	const notText = notAnId(value, 'result ID', 'result_id');
+	if (notText) return notText;
 	const id = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 	if (id === '') {
 		return {
@@ -272,6 +288,8 @@ const TEMPLATE_ID_HELP = 'Pick a template from the list, or map its ID (the scan
  * walk out of `/scanners/`, and control characters cannot be part of a URL.
  */
 export function checkTemplateId(value: unknown): IdCheck {
+	const notText = notAnId(value, 'template ID', 'scanner_id');
+	if (notText) return notText;
 	const id = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
 	if (id === '') {
 		return { ok: false, message: 'No template was chosen', description: TEMPLATE_ID_HELP };
@@ -280,6 +298,32 @@ export function checkTemplateId(value: unknown): IdCheck {
 		return { ok: false, message: `"${shorten(id)}" is not a template ID`, description: TEMPLATE_ID_HELP };
 	}
 	return { ok: true, id };
+}
+
+/**
+ * An expression that gives a list, an object or a boolean where one ID belongs: say what it gave
+ * rather than calling it empty.
+ */
+function notAnId(value: unknown, noun: string, field: string): IdCheck | undefined {
+	if (Array.isArray(value)) {
+		return {
+			ok: false,
+			message: `The ${noun} is a list of ${value.length} value${value.length === 1 ? '' : 's'}, not one ID`,
+			description: `Give one ${field} per item: split the list into items first (for example with the Split Out node), then map {{ $json.${field} }}`,
+		};
+	}
+	if (typeof value === 'object' && value !== null) {
+		const keys = Object.keys(value);
+		return {
+			ok: false,
+			message: `The ${noun} is an object${keys.length ? ` (with ${keys.slice(0, 3).map((key) => `"${shorten(key)}"`).join(', ')}${keys.length > 3 ? ', ...' : ''})` : ''}, not an ID`,
+			description: `Map the field that holds the ID, for example {{ $json.${field} }}, not the whole object`,
+		};
+	}
+	if (typeof value === 'boolean') {
+		return { ok: false, message: `The ${noun} is ${value}, not an ID`, description: `Map the ${field} field, for example {{ $json.${field} }}` };
+	}
+	return undefined;
 }
 
 function isControlCharacter(char: string): boolean {

@@ -34,7 +34,7 @@ export function settleResult(
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
 			const output = typeof routes.error === 'number' ? routes.error : routes.done;
-			sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), output, { result_id: result.result_id });
+			sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), output, { result_id: result.result_id }, binary);
 			return;
 		}
 		sink.emit(itemIndex, jsons, routes.done, binary);
@@ -47,5 +47,6 @@ export function settleResult(
 		return;
 	}
 	const { message, description } = describeUnsuccessfulResult(result);
-	sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), 0, unsuccessfulResultToJson(result));
+	// The input file stays with the failed item: whoever reviews the rejected document needs it.
+	sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), 0, unsuccessfulResultToJson(result), binary);
 }

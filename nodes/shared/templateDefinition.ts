@@ -81,10 +81,29 @@ function optionalText(value: unknown, path: string, subject: string, limit: numb
 	return text;
 }
 
-/** Lengths are counted in UTF-16 units, as JavaScript (and so, most likely, the service) does. */
+/**
+ * Spec 2.2 and 8 give the limits in characters: counted as Unicode characters (code points), so an
+ * emoji is one character, not the two UTF-16 units JavaScript's `length` would count.
+ */
+export function characterCount(text: string): number {
+	// Each low surrogate of a valid pair is the second half of one character.
+	let pairs = 0;
+	for (let i = 1; i < text.length; i++) {
+		const code = text.charCodeAt(i);
+		const previous = text.charCodeAt(i - 1);
+		if (code >= 0xdc00 && code <= 0xdfff && previous >= 0xd800 && previous <= 0xdbff) {
+			pairs++;
+			i++;
+		}
+	}
+	return text.length - pairs;
+}
+
 function checkLength(text: string, limit: number, path: string, subject: string): void {
-	if (text.length > limit) {
-		throw new InvalidTemplate(path, `${subject} is ${text.length.toLocaleString('en-US')} characters long; the limit is ${limit.toLocaleString('en-US')}`);
+	if (text.length <= limit) return;
+	const characters = characterCount(text);
+	if (characters > limit) {
+		throw new InvalidTemplate(path, `${subject} is ${characters.toLocaleString('en-US')} characters long; the limit is ${limit.toLocaleString('en-US')}`);
 	}
 }
 
@@ -286,7 +305,8 @@ export interface FieldUi extends ColumnUi {
 /** The settings under a field's or column's Options. */
 export interface OptionalSettingsUi {
 	label?: string;
-	required?: boolean;
+	/** A boolean from the toggle; an expression may give anything. */
+	required?: boolean | string;
 	formatHint?: string;
 	examples?: string;
 }
@@ -322,7 +342,8 @@ function fieldFromUi(ui: ColumnUi): FieldDefinition {
 	};
 	put('label', settings.label);
 	if (ui.type) field.type = ui.type;
-	if (settings.required === true) field.required = true;
+	// Anything but "no" is passed on: true, or a value the checks then refuse with its path.
+	if (settings.required !== false) field.required = settings.required as boolean;
 	put('description', ui.description);
 	put('format_hint', settings.formatHint);
 	const examples = splitExamples(settings.examples ?? '');
@@ -339,10 +360,16 @@ function optionalSettings(ui: ColumnUi): OptionalSettingsUi {
 	};
 	return {
 		label: text('label'),
-		required: current.required === true || ui.required === true,
+		required: ([current.required, ui.required].map(readRequired).find((value) => value !== undefined && value !== false && value !== '') ?? false) as boolean | string,
 		formatHint: text('formatHint'),
 		examples: text('examples'),
 	};
+}
+
+/** A toggle holds a boolean; an expression may give "true"/"false", or anything else (then refused by the checks). */
+function readRequired(value: unknown): unknown {
+	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
+	return value;
 }
 
 /**

@@ -33,6 +33,8 @@ export interface ApiCall {
 	/** Sent as multipart part `file` (spec 4.2). */
 	file?: UploadFile;
 	itemIndex?: number;
+	/** The ids in the path, named in error messages (e.g. RESULT_NOT_FOUND says which result). */
+	subject?: { resultId?: string; templateId?: string };
 }
 
 /**
@@ -121,7 +123,8 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			const failure = networkFailure(error);
 			// An upload that failed after it left may have been accepted: retrying could charge twice.
 			if (idempotent && (await retry('idempotent'))) continue;
-			throw networkError(node, failure, isUpload, call.itemIndex);
+			const unreachable = networkError(node, failure, isUpload, call.itemIndex);
+			throw isUpload ? mayHaveBeenAccepted(unreachable) : unreachable;
 		}
 		budget.observe(response.headers);
 		const { statusCode } = response;
@@ -130,12 +133,13 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			const parsed = schema.safeParse(parseBody(response.body));
 			if (parsed.success) return parsed.data;
 			if (idempotent && (await retry('idempotent'))) continue;
-			throw unreadableAnswer(node, statusCode, isUpload, parsed.error, call.itemIndex);
+			const unreadable = unreadableAnswer(node, statusCode, isUpload, parsed.error, call.itemIndex);
+			throw isUpload ? mayHaveBeenAccepted(unreadable) : unreadable;
 		}
 
 		// Error texts reach outputs and logs: a service that echoes the key must not leak it there.
 		const body = redactSecret(parseBody(response.body), apiKey);
-		const serviceError = describeServiceError(statusCode, body);
+		const serviceError = describeServiceError(statusCode, body, { kind: isUpload ? 'upload' : idempotent ? 'read' : 'change', ...call.subject });
 		if (statusCode === 429) {
 			const waitMs = retryAfterMs(response.headers, body);
 			budget.blockFor(waitMs);
@@ -151,9 +155,27 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 		if (statusCode >= 500 && idempotent && (await retry('idempotent'))) continue;
 		if (statusCode >= 500 && isUpload) {
 			serviceError.description += ' The upload was not sent again, because the service may have accepted it before failing and a second upload would be charged twice. Check with "Get Result" or run the item again.';
+			throw mayHaveBeenAccepted(serviceApiError(node, serviceError, call.itemIndex));
+		}
+		if (statusCode >= 500) {
+			// A create, update or delete is not repeated: it may have been applied before the failure.
+			serviceError.description += ' The change may have been applied before the service failed: check the template with Get Template or Get Many before running the node again.';
 		}
 		throw serviceApiError(node, serviceError, call.itemIndex);
 	}
+}
+
+const MAY_HAVE_BEEN_ACCEPTED = 'uploadMayHaveBeenAccepted';
+
+/** Marks an upload's error as one after which the service may hold the document (no clear answer). */
+function mayHaveBeenAccepted<E extends NodeApiError | NodeOperationError>(error: E): E {
+	error.context[MAY_HAVE_BEEN_ACCEPTED] = true;
+	return error;
+}
+
+/** True when an upload failed in a way that does not prove the service refused it (see uploadLedger). */
+export function uploadMayHaveBeenAccepted(error: unknown): boolean {
+	return (error instanceof NodeApiError || error instanceof NodeOperationError) && error.context[MAY_HAVE_BEEN_ACCEPTED] === true;
 }
 
 async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, upload: MultipartBody | undefined, signal: AbortSignal | undefined): Promise<RawResponse> {

@@ -1,4 +1,4 @@
-import { stopAllChildren } from './processes';
+import { stopAllChildrenInOrder } from './processes';
 
 type Cleanup = () => void | Promise<void>;
 
@@ -9,9 +9,12 @@ export function onCleanup(cleanup: Cleanup): void {
 	cleanups.push(cleanup);
 }
 
-/** Stops every child process, then runs the cleanups; each failure is reported, none stops the rest. */
+/**
+ * Stops every child process (a database first gets its clean shutdown, see `startService`), then
+ * runs the cleanups; each failure is reported, none stops the rest.
+ */
 export async function cleanUp(): Promise<void> {
-	stopAllChildren();
+	await stopAllChildrenInOrder();
 	while (cleanups.length > 0) {
 		const cleanup = cleanups.pop()!;
 		try {

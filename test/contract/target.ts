@@ -83,7 +83,7 @@ export async function call(target: Target, method: string, path: string, options
 
 export function fileForm(bytes: Uint8Array, filename: string, contentType: string): FormData {
 	const form = new FormData();
-	form.append('file', new Blob([bytes], { type: contentType }), filename);
+	form.append('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: contentType }), filename);
 	return form;
 }
 

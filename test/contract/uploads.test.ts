@@ -51,7 +51,7 @@ describe('uploads (spec 4.2, 4.3, 2.3)', () => {
 
 	it('a multipart body without a "file" part gives 400 NO_FILE', async () => {
 		const form = new FormData();
-		form.append('document', new Blob([await textPdf()], { type: 'application/pdf' }), 'a.pdf');
+		form.append('document', new Blob([(await textPdf()) as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'a.pdf');
 		expectError(await call(target, 'POST', '/api/v1/process', { body: form }), 400, 'NO_FILE');
 		expectError(await call(target, 'POST', `/api/v1/scanners/${scanner.scanner_id}/upload`, { body: form }), 400, 'NO_FILE');
 	});

@@ -95,7 +95,7 @@ describe('Document Extraction node inside n8n', () => {
 					resource: 'template',
 					operation: 'update',
 					templateId: byPreviousId,
-					updateFields: { name: 'E2E delivery slip v2' },
+					nameAndDescription: { name: 'E2E delivery slip v2' },
 					replaceFields: true,
 					fieldsDefinedAs: 'json',
 					fieldsJson: JSON.stringify(newFields),

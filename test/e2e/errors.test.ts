@@ -53,11 +53,11 @@ describe('errors inside n8n', () => {
 		expect(String(rejected.error_description)).toMatch(/text layer|higher quality/);
 
 		const [wrongKey] = outputJson(run, 'With Wrong Key');
-		expect(wrongKey).toMatchObject({ error: 'The service refused the API key', error_code: 'INVALID_API_KEY', http_status: 401 });
+		expect(wrongKey).toMatchObject({ error: 'Item 1: The service refused the API key', error_code: 'INVALID_API_KEY', http_status: 401 });
 		expect(String(wrongKey.error_description)).toContain('Copy the key again');
 
 		const [wrongUrl] = outputJson(run, 'With Wrong Base URL');
-		expect(wrongUrl.error).toBe('The service does not know this address');
+		expect(wrongUrl.error).toBe('Item 1: The service does not know this address');
 		expect(String(wrongUrl.error_description)).toContain('Check the Base URL');
 
 		// No page was charged for the refused scan (the spec gives rejected pages back).
@@ -74,7 +74,7 @@ describe('errors inside n8n', () => {
 		const { run } = await executeFailing(cli, workflow.id);
 
 		const error = nodeError(run, 'Extract Invoice');
-		expect(error?.message).toBe('Not enough pages left in your quota: this document needs 1, 0 left on the free plan');
+		expect(error?.message).toBe('Item 1: Not enough pages left in your quota: this document needs 1, 0 left on the free plan');
 		expect(error?.description).toMatch(/renew/);
 		expect(error?.httpCode).toBe('402');
 		expect(run.data.resultData.error?.message).toBe(error?.message);

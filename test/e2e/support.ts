@@ -26,6 +26,9 @@ export interface WorkflowNode {
 	parameters?: Record<string, unknown>;
 	credentials?: Record<string, { id: string; name: string }>;
 	onError?: 'stopWorkflow' | 'continueRegularOutput' | 'continueErrorOutput';
+	retryOnFail?: boolean;
+	maxTries?: number;
+	waitBetweenTries?: number;
 	executeOnce?: boolean;
 	webhookId?: string;
 }

@@ -29,24 +29,26 @@ describe('files', () => {
 	const cases: Array<{ fixture: FixtureName; message: RegExp; fix: RegExp }> = [
 		{ fixture: 'empty', message: /The file is empty \(0 bytes\)/, fix: /download or export probably failed/ },
 		{ fixture: 'textAsPdf', message: /The file is a text file even though its name or type says PDF/, fix: /Export or print the document to PDF/ },
-		{ fixture: 'webp', message: /The file is a WebP image/, fix: /Convert it to JPEG or PNG/ },
-		{ fixture: 'heic', message: /The file is a HEIC\/HEIF image/, fix: /Convert it to JPEG or PNG/ },
 		{ fixture: 'corrupt', message: /The PDF file is damaged or incomplete/, fix: /Download or export the PDF again/ },
-		{ fixture: 'encrypted', message: /The PDF is password-protected or encrypted/, fix: /Remove the password/ },
+		{ fixture: 'encrypted', message: /The PDF is protected by a password that is needed to open it/, fix: /Remove the password/ },
 		{ fixture: 'pages51', message: /The PDF has 51 pages; the service accepts at most 50/, fix: /Split the PDF/ },
 		{ fixture: 'oversize', message: /The file is 4\.5 MB; the service accepts files up to about 4\.4 MB/, fix: /Compress the PDF/ },
 		{ fixture: 'huge', message: /The file is 41\.9 MB; the service accepts files up to about 4\.4 MB/, fix: /Compress the PDF/ },
 	];
+	/** Spec 4.2: "not guaranteed readable", so sent with a warning; this service cannot read them. */
+	const unsure: FixtureName[] = ['webp', 'heic'];
 
-	it('no binary, wrong binary property, and 9 files the service would refuse: each named with its fix, none sent; the good file goes through', async (context) => {
+	it('no binary, wrong binary property, and 7 files the service would refuse: each named with its fix, none sent; WebP and HEIC are sent with a warning; the good file goes through', async (context) => {
 		const scenario = Scenario.open(sandbox(), context, { plan: 'paid' });
 		const fixtures = await Promise.all(cases.map((entry) => loadFixture(entry.fixture)));
+		const images = await Promise.all(unsure.map((name) => loadFixture(name)));
 		const good = await numberedPdf('good', 1);
 		const wrongProperty = binaryItem(good, 'mail.pdf', 'application/pdf', 'attachment_0');
 		const input: INodeExecutionData[] = [
 			{ json: { note: 'no file at all' } },
 			wrongProperty,
 			...fixtures.map((fixture) => binaryItem(fixture.bytes, fixture.fileName, fixture.mimeType)),
+			...images.map((image) => binaryItem(image.bytes, image.fileName, image.mimeType)),
 			binaryItem(good, 'good.pdf', 'application/pdf'),
 		];
 		const expected: Route[] = [...input.slice(0, -1).map((): Route => 'error'), 'ok'];
@@ -62,19 +64,29 @@ describe('files', () => {
 			expect(json.error_description, entry.fixture).toMatch(entry.fix);
 			expect(json.error_description, entry.fixture).toMatch(/Nothing was sent to the service and no page was used\.$/);
 		});
+		// The service took the WebP and HEIC files and rejected them (no pages charged); the item says to convert them.
+		images.forEach((image, n) => {
+			const json = jsonOf(run, cases.length + 2 + n);
+			expect(json, image.fileName).toMatchObject({ status: 'rejected', error_code: 'NO_TEXT', error_description: expect.stringMatching(/^WebP and HEIC images are not guaranteed readable: convert the file to JPEG or PNG/) });
+		});
+		expect(run.hints).toEqual([expect.stringMatching(/WebP image, which the service does not guarantee to read/), expect.stringMatching(/HEIC\/HEIF image/)]);
 
 		const stats = await scenario.finish({ refusedBeforehand: fixtures.map((fixture) => fixture.bytes) });
-		expect(stats.requests.process, 'only the good file is uploaded').toBe(1);
-		expect(stats.uploads.map((upload) => upload.filename)).toEqual(['good.pdf']);
+		expect(stats.requests.process, 'the good file, the WebP and the HEIC are uploaded').toBe(3);
+		expect(stats.uploads.map((upload) => upload.filename)).toEqual([...images.map((image) => image.fileName), 'good.pdf']);
+		expect(stats.pages[scenario.accountId]).toEqual({ charged: 3, released: 2 });
 	});
 
 	it('without "On Error: continue", the first bad file stops the node naming the item; nothing is sent', async (context) => {
 		const scenario = Scenario.open(sandbox(), context, { plan: 'paid' });
-		const webp = await loadFixture('webp');
-		const run = await scenario.run({ nodeType: 'action', parameters: extractParameters(true), input: [binaryItem(webp.bytes, webp.fileName, webp.mimeType)] });
-		expect(run.error?.message).toMatch(/^Item 1 \(photo\.webp\): The file is a WebP image/);
-		expect((run.error as { description?: string } | undefined)?.description).toMatch(/Convert it to JPEG or PNG/);
-		await scenario.finish({ refusedBeforehand: [webp.bytes] });
+		const text = await loadFixture('textAsPdf');
+		const good = await numberedPdf('stop-first', 1);
+		// The good file comes first: it is not uploaded either, since every item is checked before the first upload.
+		const input = [binaryItem(good, 'good.pdf', 'application/pdf'), binaryItem(text.bytes, text.fileName, text.mimeType)];
+		const run = await scenario.run({ nodeType: 'action', parameters: extractParameters(true), input });
+		expect(run.error?.message).toMatch(new RegExp(`^Item 2 \\(${text.fileName.replace(/\./g, '\\.')}\\): The file is a text file`));
+		expect((run.error as { description?: string } | undefined)?.description).toMatch(/Export or print the document to PDF/);
+		await scenario.finish({ refusedBeforehand: [text.bytes, good] });
 		expect(totalRequests(scenario)).toBe(0);
 	});
 });
@@ -108,7 +120,9 @@ describe('ids', () => {
 			const input = ids.map((id) => ({ json: { id } }));
 			const got = await scenario.run({ nodeType: 'action', label: 'get', parameters: { resource: 'template', operation: 'get', templateId: locator }, input, credential, onError: ON_ERROR_CONTINUE });
 			scenario.expectRoutes(got, 'action', ids.map(() => 'error'));
-			for (const item of got.outputs[0]) expect(item.json).toMatchObject({ error: 'The template does not exist in this account', http_status: 404, error_code: 'SCANNER_NOT_FOUND' });
+			got.outputs[0].forEach((item, index) =>
+				expect(item.json).toMatchObject({ error: `Item ${index + 1}: The template "${ids[index]}" does not exist in this account`, http_status: 404, error_code: 'SCANNER_NOT_FOUND' }),
+			);
 			expect(proxy.requests).toEqual(ids.map((id) => `GET /api/v1/scanners/${encodeURIComponent(id)}`));
 
 			const deleted = await scenario.run({ nodeType: 'action', label: 'delete', parameters: { resource: 'template', operation: 'delete', templateId: locator }, input: [{ json: { id: 'a/b' } }], credential, onError: ON_ERROR_CONTINUE });
@@ -240,7 +254,7 @@ describe('base URL', () => {
 			expect(run.outputs[0]).toHaveLength(8);
 		}
 		const withPath = await list(`${baseUrl}/extraction`, 'path');
-		expect(withPath.error?.message).toBe('The service does not know this address');
+		expect(withPath.error?.message).toBe('Item 1: The service does not know this address');
 		expect((withPath.error as { description?: string }).description).toMatch(/Check the Base URL in the credential/);
 		expect(scenario.sandbox.stats().unknownPathRequests).toBe(1);
 

@@ -9,6 +9,7 @@ import nock, { cleanAll, disableNetConnect, emitter, enableNetConnect } from 'no
 import type { IDataObject } from 'n8n-workflow';
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 
+import { testCredential } from '../harness/credentialTest';
 import { capturedLogs, runNode, type RunOptions, type RunResult, type TestCredential } from '../harness/engine';
 import { freshKey } from '../harness/keys';
 import { expectRoutes, expectSecretsHidden, extractParameters, numberedPdf, pdfItems, saveRow, Scenario, useSandbox, type RecordedRun, type Route } from './support';
@@ -79,7 +80,7 @@ describe('the key and plain http', () => {
 		const trap = nock(EVIL).persist().get(/.*/).reply(scenario.reply('{}'));
 		for (const baseUrl of [EVIL, 'http://10.0.0.7:4010', 'http://0.0.0.0:4010', 'http://localhost.example.test']) {
 			const run = await scenario.run({ nodeType: 'action', label: baseUrl, parameters: listTemplates, credential: { ...scenario.credential, baseUrl } });
-			expect(run.error?.message, baseUrl).toMatch(/^Refusing to send the API key over plain http to /);
+			expect(run.error?.message, baseUrl).toMatch(/^Item 1: Refusing to send the API key over plain http to /);
 		}
 		scenario.finish();
 		expect(trap.isDone()).toBe(false);
@@ -107,6 +108,34 @@ describe('the key and plain http', () => {
 		expect(keysSeen.filter((key) => key !== ''), 'the key was sent over plain http to another host').toEqual([]);
 		// Refusing the redirect is an error item; following it without the key is an item too.
 		expectRoutes(run, 'action', [run.outputs[0][0]?.json.error === undefined ? 'ok' : 'error'], 'many');
+	});
+
+	it('the credential test does not follow a redirect either: the key stays, and the test does not pass', async (context) => {
+		const scenario = new NockScenario(context);
+		for (const target of [EVIL, 'https://collector.example.test']) {
+			nock(BASE).get('/api/v1/scanners').reply(() => {
+				scenario.requests += 1;
+				return [302, '', { Location: `${target}/api/v1/scanners` }];
+			});
+		}
+		const keysSeen: string[] = [];
+		for (const host of [EVIL, 'https://collector.example.test']) {
+			nock(host)
+				.get('/api/v1/scanners')
+				.reply(function () {
+					scenario.requests += 1;
+					keysSeen.push(String(this.req.headers['x-api-key'] ?? ''));
+					return [200, { success: true, scanners: [] }];
+				});
+		}
+		const results = [await testCredential(scenario.credential), await testCredential(scenario.credential)];
+		scenario.finish();
+		expect(keysSeen, 'the redirect was followed').toEqual([]);
+		expect(scenario.requests).toBe(2);
+		for (const result of results) {
+			expect(result.status).toBe('Error');
+			expect(result.message).not.toContain(scenario.credential.apiKey);
+		}
 	});
 });
 

@@ -61,7 +61,7 @@ describe('429 storms', () => {
 		scenario.sandbox.faults.enqueue('process', { kind: 'rateLimited', retryAfterSeconds: 1 }, RETRY.rateLimitedRetries + 1);
 		const documents = await files('longstorm', 3);
 		const run = await upload(scenario, documents, ['error', 'ok', 'ok']);
-		expect(errorItem(run, 0)).toMatchObject({ error: expect.stringMatching(/^Too many requests/), error_code: 'RATE_LIMITED', http_status: 429 });
+		expect(errorItem(run, 0)).toMatchObject({ error: expect.stringMatching(/^Item 1: Too many requests/), error_code: 'RATE_LIMITED', http_status: 429 });
 		const stats = await scenario.finish();
 		expect(stats.uploads).toHaveLength(2);
 	});
@@ -152,7 +152,7 @@ describe('500s and dropped connections', () => {
 		scenario.sandbox.faults.enqueue('process', 'dropAfterBody');
 		const run = await upload(scenario, await files('updrop-message', 1), ['error']);
 		await scenario.finish();
-		expect(errorItem(run, 0).error).toMatch(/^Could not reach the service/);
+		expect(errorItem(run, 0).error).toMatch(/^Item 1: Could not reach the service/);
 		expect(errorItem(run, 0).error).not.toMatch(/retry the request immediately/);
 	});
 });
@@ -168,7 +168,7 @@ describe('answers slower than the request timeout', () => {
 			scenario.sandbox.faults.enqueue('process', { kind: 'latency', ms: 2_500 });
 			const documents = await files('slow', 4);
 			const receipts = await upload(scenario, documents, ['error', 'ok', 'ok', 'ok']);
-			expect(errorItem(receipts, 0)).toMatchObject({ error: 'The service did not answer in time', error_description: expect.stringMatching(/not sent again/) });
+			expect(errorItem(receipts, 0)).toMatchObject({ error: 'Item 1: The service did not answer in time', error_description: expect.stringMatching(/not sent again/) });
 
 			scenario.sandbox.faults.enqueue('getResult', { kind: 'latency', ms: 2_500 }, 2);
 			const okReceipts = receipts.outputs[0].filter((item) => item.json.error === undefined);
@@ -188,7 +188,7 @@ describe('malformed JSON', () => {
 		scenario.sandbox.faults.enqueue('process', 'malformedJson');
 		const documents = await files('malformed', 3);
 		const receipts = await upload(scenario, documents, ['error', 'ok', 'ok']);
-		expect(errorItem(receipts, 0)).toMatchObject({ error: 'The service accepted the upload but its answer could not be read' });
+		expect(errorItem(receipts, 0)).toMatchObject({ error: 'Item 1: The service accepted the upload but its answer could not be read' });
 
 		scenario.sandbox.faults.enqueue('getResult', 'malformedJson', 2);
 		await poll(scenario, receipts.outputs[0].slice(1), ['done', 'done']);
@@ -258,7 +258,7 @@ describe('quota', () => {
 		const documents = await files('quota', 6, (n) => (n === 4 ? 3 : 1));
 		const run = await extract(scenario, documents, ['ok', 'ok', 'ok', 'error', 'ok', 'error']);
 		expect(errorItem(run, 3)).toMatchObject({
-			error: 'Not enough pages left in your quota: this document needs 3, 1 left on the free plan',
+			error: 'Item 4: Not enough pages left in your quota: this document needs 3, 1 left on the free plan',
 			error_code: 'INSUFFICIENT_TOKENS',
 			error_description: expect.stringMatching(/renew on \d{4}-\d{2}-01/),
 		});
@@ -297,7 +297,7 @@ describe('templates', () => {
 
 		const late = await scenario.run({ nodeType: 'action', label: 'late upload', parameters: { ...withTemplate, waitForResult: true }, input: pdfItems(documents.slice(3)), onError: ON_ERROR_CONTINUE });
 		scenario.expectRoutes(late, 'action', ['error']);
-		expect(late.outputs[0][0].json).toMatchObject({ error: 'The template does not exist in this account', error_code: 'SCANNER_NOT_FOUND', http_status: 404 });
+		expect(late.outputs[0][0].json).toMatchObject({ error: `Item 1: The template "${templateId}" does not exist in this account`, error_code: 'SCANNER_NOT_FOUND', http_status: 404 });
 		const stats = await scenario.finish();
 		expect(stats.uploads).toHaveLength(3);
 	});

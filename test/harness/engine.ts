@@ -26,6 +26,7 @@ import {
 	type IWorkflowExecuteAdditionalData,
 	type IRequestOptionsSimplified,
 	type ExecutionError,
+	type IExecuteFunctions,
 } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../credentials/DocumentExtractionApi.credentials';
@@ -38,9 +39,34 @@ export const NODE_TYPES = {
 	poller: `${PACKAGE}.documentExtractionPoller`,
 } as const;
 
+/**
+ * The node in front of the node under test: it hands the test's input items on, as a trigger or a
+ * Read File node would. Having a real previous node matters: the engine looks input items up
+ * through it (`executionData.source`), e.g. to merge the input's JSON into error-output items.
+ */
+const INPUT_NODE_TYPE = 'test.input';
+class InputNode implements INodeType {
+	description = {
+		displayName: 'Input',
+		name: INPUT_NODE_TYPE,
+		group: ['input'],
+		version: 1,
+		description: 'Hands the test input on',
+		defaults: { name: 'Input' },
+		inputs: ['main'],
+		outputs: ['main'],
+		properties: [],
+	} as INodeType['description'];
+
+	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
+		return [this.getInputData().map((item, index) => ({ ...item, pairedItem: { item: index } }))];
+	}
+}
+
 const nodeTypeByName: Record<string, INodeType> = {
 	[NODE_TYPES.action]: new DocumentExtraction(),
 	[NODE_TYPES.poller]: new DocumentExtractionPoller(),
+	[INPUT_NODE_TYPE]: new InputNode(),
 };
 
 const nodeTypes: INodeTypes = {
@@ -123,9 +149,10 @@ function safeStringify(value: unknown): string {
 
 
 /** What n8n's CLI would hand the engine; only the parts these nodes touch are real. */
-export function buildAdditionalData(credential: TestCredential | undefined, hooks?: ExecutionLifecycleHooks): IWorkflowExecuteAdditionalData {
+export function buildAdditionalData(credential: TestCredential | undefined, hooks?: ExecutionLifecycleHooks, executionId?: string): IWorkflowExecuteAdditionalData {
 	return {
 		hooks,
+		executionId,
 		credentialsHelper: new MemoryCredentialsHelper({ ...(credential ?? { apiKey: '', baseUrl: '' }) }),
 		executeWorkflow: async () => {
 			throw new Error('not used');
@@ -156,15 +183,27 @@ export interface RunOptions {
 	parameters: INodeParameters;
 	credential?: TestCredential;
 	input?: INodeExecutionData[];
-	/** n8n's "On Error" setting: 'continueRegularOutput' is what continueOnFail() reports as true. */
+	/**
+	 * n8n's "On Error" setting: undefined is "Stop Workflow"; 'continueRegularOutput' ("Continue")
+	 * and 'continueErrorOutput' ("Continue (using error output)") both make continueOnFail() true.
+	 */
 	onError?: INode['onError'];
+	/** n8n's "Retry On Fail" settings: the engine itself runs the node again after an error. */
+	retry?: { maxTries?: number; waitBetweenTries?: number };
+	/** The execution's id; a fresh one per run unless given (a retry by the engine keeps it). */
+	executionId?: string;
 }
 
 export interface RunResult {
-	/** Items per output of the node (the action node has one output, the poller four). */
+	/**
+	 * Items per output of the node (the action node has one output, the poller four), plus the
+	 * error output when On Error is "Continue (using error output)".
+	 */
 	outputs: INodeExecutionData[][];
 	/** The node's error when it failed the execution. */
 	error?: ExecutionError;
+	/** The warnings the node showed in the editor (n8n's execution hints). */
+	hints: string[];
 	run: IRun;
 }
 
@@ -174,6 +213,8 @@ export interface RunningNode {
 }
 
 const NODE_NAME = 'Under Test';
+const INPUT_NODE_NAME = 'Input';
+let executions = 0;
 
 export function startNode(options: RunOptions): RunningNode {
 	const node: INode = {
@@ -181,22 +222,26 @@ export function startNode(options: RunOptions): RunningNode {
 		name: NODE_NAME,
 		type: NODE_TYPES[options.nodeType],
 		typeVersion: 1,
-		position: [0, 0],
+		position: [200, 0],
 		parameters: options.parameters,
 		onError: options.onError,
+		...(options.retry ? { retryOnFail: true, maxTries: options.retry.maxTries, waitBetweenTries: options.retry.waitBetweenTries } : {}),
 		credentials: { documentExtractionApi: { id: 'cred-1', name: 'Document Extraction account' } },
 	};
-	const workflow = new Workflow({ id: 'wf-test', nodes: [node], connections: {}, active: false, nodeTypes });
-	const hooks = new ExecutionLifecycleHooks('manual', 'exec-1', { id: 'wf-test', name: 'test', nodes: [node], connections: {} } as never);
+	const inputNode: INode = { id: 'input', name: INPUT_NODE_NAME, type: INPUT_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
+	const connections = { [INPUT_NODE_NAME]: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
+	const workflow = new Workflow({ id: 'wf-test', nodes: [inputNode, node], connections, active: false, nodeTypes });
+	const executionId = options.executionId ?? `exec-${++executions}`;
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, { id: 'wf-test', name: 'test', nodes: [inputNode, node], connections } as never);
 	let finished!: (run: IRun) => void;
 	const afterRun = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
 
-	const additionalData = buildAdditionalData(options.credential, hooks);
+	const additionalData = buildAdditionalData(options.credential, hooks, executionId);
 
 	const runExecutionData = createRunExecutionData({
 		executionData: {
-			nodeExecutionStack: [{ node, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
+			nodeExecutionStack: [{ node: inputNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
 		},
 	});
 	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
@@ -206,6 +251,7 @@ export function startNode(options: RunOptions): RunningNode {
 		return {
 			outputs: (taskData?.data?.main ?? []).map((items) => items ?? []),
 			error: taskData?.error ?? run.data.resultData.error,
+			hints: (taskData?.hints ?? []).map((hint) => hint.message),
 			run,
 		};
 	})();

@@ -7,7 +7,7 @@ import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { binaryItem, startNode } from '../harness/engine';
+import { binaryItem, runNode, startNode } from '../harness/engine';
 import { minimalPdf } from '../harness/documents';
 import { pngWithText } from '../fixtures/images';
 import {
@@ -225,13 +225,36 @@ describe('waiting for the result', () => {
 		['waiting, fields', { output: 'fields' }, 1],
 		['waiting, one item per row', { output: 'tableRows' }, 2],
 		['not waiting', { waitForResult: false }, 1],
-	])('Include Input Binary passes the file through (%s)', async (_name, parameters, count) => {
+	])('Include Input Binary passes the file through once per document, with its first item (%s)', async (_name, parameters, count) => {
 		const { item } = await pdfItem();
 		serviceFor('/api/v1/process', parameters.waitForResult === false ? [] : [doneResult(ID)]);
 		const { outputs, error } = await runAction(extract({ ...parameters, options: { includeBinary: true } }), [item]);
 		expect(error).toBeUndefined();
 		expect(outputs[0]).toHaveLength(count);
-		for (const out of outputs[0]) expect(out.binary).toEqual(item.binary);
+		// One Item per Table Row: the file goes with row 1 only, not a copy on every row.
+		outputs[0].forEach((out, index) => expect(out.binary).toEqual(index === 0 ? item.binary : undefined));
+	});
+
+	it.each([
+		['rejected', failedResult(ID, 'rejected', 'NO_TEXT', 'No readable text')],
+		['timed out', pendingResult(ID, 'processing')],
+	])('Include Input Binary keeps the file on a failed item too (%s), for whoever reviews it', async (_name, result) => {
+		const { item } = await pdfItem();
+		nock(BASE).get(`/api/v1/results/${ID}`).times(6).reply(200, result);
+		for (const onError of ['continueRegularOutput', 'continueErrorOutput'] as const) {
+			nock(BASE).post('/api/v1/process').reply(202, uploadAccepted(ID));
+			const { outputs, error } = await runNode({
+				nodeType: 'action',
+				parameters: extract({ options: { includeBinary: true, waitTimeout: 1 } }),
+				credential: credential(),
+				input: [item],
+				onError,
+			});
+			expect(error).toBeUndefined();
+			const failed = onError === 'continueErrorOutput' ? outputs[1] : outputs[0];
+			expect(failed).toHaveLength(1);
+			expect(failed[0].binary).toEqual(item.binary);
+		}
 	});
 
 	it('stops reading at once when the execution is cancelled', async () => {
@@ -259,9 +282,22 @@ describe('waiting for the result', () => {
 	});
 });
 
+/** The template of `doneResult` (spec 2.1), as Get Template reads it for the review of required fields. */
+const INVOICE_TEMPLATE = {
+	success: true,
+	scanner_id: 'scn_invoice',
+	name: 'Invoice',
+	fields: [
+		{ name: 'invoice_number', type: 'string', required: true },
+		{ name: 'total', type: 'currency', required: true },
+		{ name: 'due_date', type: 'date' },
+	],
+};
+
 describe('output of a done result', () => {
 	const extractDone = async (parameters: INodeParameters) => {
 		const { item } = await pdfItem();
+		nock(BASE).get('/api/v1/scanners/scn_invoice').reply(200, INVOICE_TEMPLATE);
 		serviceFor('/api/v1/process', [doneResult(ID)]);
 		const { outputs, error } = await runAction(extract(parameters), [item]);
 		expect(error).toBeUndefined();
@@ -305,18 +341,52 @@ describe('output of a done result', () => {
 		expect(await extractDone({ output: 'raw' })).toEqual([doneResult(ID)]);
 	});
 
+	it('Review Threshold lists required fields left empty, as the template defines them (extracted fields carry no "required")', async () => {
+		const bytes = await minimalPdf();
+		const fields = [
+			{ name: 'invoice_number', value_type: 'string', value: null, confidence: 0.95 },
+			{ name: 'total', value_type: 'currency', value: 10, confidence: 0.95 },
+			{ name: 'due_date', value_type: 'date', value: null, confidence: 0.95 },
+		];
+		const templateReads: SeenRequest[] = [];
+		for (const n of [1, 2]) {
+			nock(BASE).post('/api/v1/process').reply(202, uploadAccepted(resultId(n)));
+			nock(BASE).get(`/api/v1/results/${resultId(n)}`).reply(200, doneResult(resultId(n), { extracted_data: { status: 'ok', fields } }));
+		}
+		answer(nock(BASE).get('/api/v1/scanners/scn_invoice'), templateReads, [200, INVOICE_TEMPLATE]);
+		const unexpected = trapAllRequests();
+		const input = [binaryItem(bytes, 'a.pdf', 'application/pdf'), binaryItem(bytes, 'b.pdf', 'application/pdf')];
+		const { outputs, error } = await runAction(extract({ options: { reviewThreshold: 0.8 } }), input);
+		expect(error).toBeUndefined();
+		// invoice_number is required and empty; due_date is empty but optional; all are above 0.8.
+		for (const out of outputs[0]) expect(out.json).toMatchObject({ _needs_review: ['invoice_number'], _needs_review_count: 1 });
+		expect(templateReads, 'the template is read once per run, not per document').toHaveLength(1);
+		expect(unexpected).toEqual([]);
+	});
+
+	it('when the template cannot be read, the review lists fields below the threshold and says so on the node', async () => {
+		const { item } = await pdfItem();
+		nock(BASE).get('/api/v1/scanners/scn_invoice').reply(404, { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'Scanner not found' });
+		serviceFor('/api/v1/process', [doneResult(ID)]);
+		const { outputs, error, hints } = await runAction(extract({ options: { reviewThreshold: 0.7 } }), [item]);
+		expect(error).toBeUndefined();
+		expect(outputs[0][0].json).toMatchObject({ _needs_review: ['total', 'due_date'] });
+		expect(hints).toEqual([expect.stringMatching(/^Review Threshold: the template "Invoice" could not be read, so required fields left empty are not listed/)]);
+	});
+
 	it('an output setting that cannot be applied fails its item before the upload, so no page is spent', async () => {
 		const pdf = await minimalPdf();
 		const uploads: SeenRequest[] = [];
 		answer(nock(BASE).post('/api/v1/process'), uploads, [202, uploadAccepted(ID)]);
 		nock(BASE).get(`/api/v1/results/${ID}`).reply(200, doneResult(ID));
+		nock(BASE).get('/api/v1/scanners/scn_invoice').reply(200, INVOICE_TEMPLATE);
 		const unexpected = trapAllRequests();
 		const input = [binaryItem(pdf, 'a.pdf', 'application/pdf', 'data', { threshold: 2 }), binaryItem(pdf, 'b.pdf', 'application/pdf', 'data', { threshold: 0.5 })];
 		const { outputs, error } = await runAction(extract({ options: { reviewThreshold: '={{ $json.threshold }}' } }), input, { continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(multipartParts(uploads[0])[0].filename).toBe('b.pdf');
 		expect(outputs[0]).toEqual([
-			{ json: expect.objectContaining({ error: 'Review Threshold must be between 0 and 1, not 2' }), pairedItem: { item: 0 } },
+			{ json: expect.objectContaining({ error: 'Item 1: "Review Threshold" must be a number from 0 to 1, not 2' }), pairedItem: { item: 0 } },
 			{ json: expect.objectContaining({ invoice_number: 'INV-1', _needs_review: ['due_date'] }), pairedItem: { item: 1 } },
 		]);
 		expect(unexpected).toEqual([]);
@@ -506,6 +576,18 @@ describe('Get Result', () => {
 		const { error } = await runAction(getResult({ resultId: value }), [{ json: {} }]);
 		expect(error?.message).toBe(`Item 1: ${message}`);
 		expect((error as unknown as { description: string }).description).toContain('Nothing was sent to the service.');
+		expect(unexpected).toEqual([]);
+	});
+
+	it.each([
+		[[resultId(1), resultId(2), resultId(3)], 'The result ID is a list of 3 values, not one ID', /split the list into items first/],
+		[{ result_id: resultId(1), status: 'queued' }, 'The result ID is an object (with "result_id", "status"), not an ID', /Map the field that holds the ID/],
+		[true, 'The result ID is true, not an ID', /Map the result_id field/],
+	])('an expression giving %j is named for what it is, not called empty', async (value, message, advice) => {
+		const unexpected = trapAllRequests();
+		const { error } = await runAction(getResult({ resultId: '={{ $json.value }}' }), [{ json: { value } as IDataObject }]);
+		expect(error?.message).toBe(`Item 1: ${message}`);
+		expect((error as unknown as { description: string }).description).toMatch(advice);
 		expect(unexpected).toEqual([]);
 	});
 

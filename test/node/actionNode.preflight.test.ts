@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 
 import { binaryItem } from '../harness/engine';
 import { loadFixture, type FixtureName } from '../fixtures';
-import { expectPairedItems, runAction, trapAllRequests, useNock } from './actionNode.support';
+import nock from 'nock';
+
+import { BASE, answer, expectPairedItems, multipartParts, resultId, runAction, trapAllRequests, uploadAccepted, useNock, type SeenRequest } from './actionNode.support';
 
 useNock();
 
@@ -24,11 +26,9 @@ async function fixtureItem(name: FixtureName): Promise<INodeExecutionData> {
 const refusals: Array<[FixtureName, string, RegExp]> = [
 	['empty', 'The file is empty (0 bytes)', /download or export probably failed/],
 	['textAsPdf', 'The file is a text file even though its name or type says PDF; the service accepts only PDF, JPEG or PNG files', /Export or print the document to PDF/],
-	['webp', 'The file is a WebP image; the service reliably reads only PDF, JPEG or PNG', /Convert it to JPEG or PNG/],
-	['heic', 'The file is a HEIC/HEIF image (the iPhone photo format); the service reliably reads only PDF, JPEG or PNG', /Convert it to JPEG or PNG/],
 	['oversize', 'The file is 4.5 MB; the service accepts files up to about 4.4 MB', /Compress the PDF.*or split it/],
 	['pages51', 'The PDF has 51 pages; the service accepts at most 50 pages per document', /Split the PDF into parts of at most 50 pages/],
-	['encrypted', 'The PDF is password-protected or encrypted, so its text cannot be read', /Remove the password/],
+	['encrypted', 'The PDF is protected by a password that is needed to open it, so its text cannot be read', /Remove the password/],
 	['corrupt', 'The PDF file is damaged or incomplete', /Download or export the PDF again/],
 ];
 
@@ -45,11 +45,22 @@ describe('a file the service would refuse', () => {
 		expect(unexpected).toEqual([]);
 	});
 
-	it('judges the type by the bytes: a WebP named and typed as JPEG is refused, and the message says so', async () => {
-		const webp = await loadFixture('webp');
+	it.each([
+		['webp', 'photo.jpg', 'image/jpeg', 'photo.webp', 'image/webp', /is a WebP image, which the service does not guarantee to read/],
+		['heic', 'IMG_0001.HEIC', 'image/heic', 'IMG_0001.HEIC', 'image/heic', /is a HEIC\/HEIF image \(the iPhone photo format\)/],
+	] as const)('%s is sent (spec 4.2: "not guaranteed readable"), with its real type and a warning on the node', async (name, fileName, mimeType, sentName, sentType, warning) => {
+		const fixture = await loadFixture(name);
+		const uploads: SeenRequest[] = [];
+		answer(nock(BASE).post('/api/v1/process'), uploads, [202, uploadAccepted(resultId(1))]);
 		const unexpected = trapAllRequests();
-		const { error } = await runAction(extract, [binaryItem(webp.bytes, 'photo.jpg', 'image/jpeg')]);
-		expect(error?.message).toBe('Item 1 (photo.jpg): The file is a WebP image even though its name or type says JPEG image; the service reliably reads only PDF, JPEG or PNG');
+		const { error, outputs, hints } = await runAction({ ...extract, waitForResult: false }, [binaryItem(fixture.bytes, fileName, mimeType)]);
+		expect(error).toBeUndefined();
+		expect(outputs[0]).toHaveLength(1);
+		const [part] = multipartParts(uploads[0]);
+		expect(part).toMatchObject({ filename: sentName, contentType: sentType });
+		expect(part.data.equals(Buffer.from(fixture.bytes))).toBe(true);
+		expect(hints).toEqual([expect.stringMatching(warning)]);
+		expect(hints[0]).toMatch(/^Item 1 \(.*\): The file .* If the service rejects it \(NO_TEXT\), convert it to JPEG or PNG and send it again\.$/);
 		expect(unexpected).toEqual([]);
 	});
 

@@ -149,7 +149,7 @@ describe('templates', () => {
 		expect(read.outputs[0][0].json).toMatchObject({ scanner_id: id, name: 'Supplier order', description: 'Orders from suppliers' });
 		expect(read.outputs[0][0].json.fields).toMatchObject(definedFields);
 
-		const renamed = await template('update', { templateId: templateId(id), updateFields: { name: 'Supplier order v2' } });
+		const renamed = await template('update', { templateId: templateId(id), nameAndDescription: { name: 'Supplier order v2' } });
 		expect(renamed.error).toBeUndefined();
 		const afterRename = (await template('get', { templateId: templateId(id) })).outputs[0][0].json;
 		expect(afterRename.name).toBe('Supplier order v2');
@@ -163,13 +163,34 @@ describe('templates', () => {
 		const deleted = await template('delete', { templateId: templateId(id) });
 		expect(deleted.outputs[0]).toEqual([{ json: expect.objectContaining({ scanner_id: id, deleted: true }), pairedItem: { item: 0 } }]);
 		const gone = await template('get', { templateId: templateId(id) });
-		expect(gone.error?.message).toBe('The template does not exist in this account');
+		expect(gone.error?.message).toBe(`Item 1: The template "${id}" does not exist in this account`);
+		// A template operation: the advice is to pick another template, not to switch to auto-detect.
+		expect((gone.error as unknown as { description: string }).description).toMatch(/Template > Get Many\.$/);
+	});
+
+	it('the node and the service count text limits alike, in characters: 200 emoji are accepted by both, 201 refused by both', async () => {
+		const { cred } = newAccount({ plan: 'paid' });
+		const emoji = (count: number) => '\u{1F9FE}'.repeat(count);
+		const atLimit = await run(cred, { resource: 'template', operation: 'create', name: emoji(200), fieldsUi: { field: [{ name: 'total', label: emoji(200) }] } });
+		expect(atLimit.error).toBeUndefined();
+		expect(atLimit.outputs[0][0].json).toMatchObject({ name: emoji(200) });
+		const past = await run(cred, { resource: 'template', operation: 'create', name: emoji(201) });
+		expect(past.error?.message).toBe('Item 1: name: The template name is 201 characters long; the limit is 200');
+		// The same name sent straight to the service is refused there too.
+		const direct = await fetch(`${sandbox.baseUrl}/api/v1/scanners`, {
+			method: 'POST',
+			headers: { 'X-API-Key': cred.apiKey, 'Content-Type': 'application/json' },
+			body: JSON.stringify({ name: emoji(201) }),
+		});
+		expect(direct.status).toBe(400);
+		expect(await direct.json()).toMatchObject({ error_code: 'VALIDATION_ERROR' });
 	});
 
 	it('Extract with Template naming a template the account does not have: 404, and no page used', async () => {
 		const { accountId, cred } = newAccount();
 		const { error } = await run(cred, { resource: 'document', operation: 'extractWithTemplate', templateId: templateId('no-such-template') }, [await fixtureItem('invoiceEn')]);
-		expect(error?.message).toBe('The template does not exist in this account');
+		expect(error?.message).toBe('Item 1: The template "no-such-template" does not exist in this account');
+		expect((error as unknown as { description: string }).description).toMatch(/use "Extract \(Auto-Detect Template\)" to let the service choose/);
 		expect(sandbox.accounts.get(accountId)?.pagesUsed).toBe(0);
 	});
 
@@ -179,7 +200,7 @@ describe('templates', () => {
 		expect(error).toBeUndefined();
 		expectPairedItems(outputs[0], [0, 1, 2]);
 		expect(outputs[0].slice(0, 2).map((item) => item.json.name)).toEqual(['A', 'B']);
-		expect(outputs[0][2].json).toMatchObject({ error: 'Template limit reached (10 templates)', error_code: 'SCANNER_LIMIT', http_status: 403 });
+		expect(outputs[0][2].json).toMatchObject({ error: 'Item 3: Template limit reached (10 templates)', error_code: 'SCANNER_LIMIT', http_status: 403 });
 	});
 });
 
@@ -187,7 +208,7 @@ describe('quota', () => {
 	it('an exhausted free quota gives the 402 message a user sees, and no upload is accepted', async () => {
 		const { accountId, cred } = newAccount({ pagesUsed: 20 });
 		const { error } = await run(cred, { resource: 'document', operation: 'extract' }, [await fixtureItem('invoiceEn')]);
-		expect(error?.message).toBe('Not enough pages left in your quota: this document needs 1, 0 left on the free plan');
+		expect(error?.message).toBe('Item 1: Not enough pages left in your quota: this document needs 1, 0 left on the free plan');
 		expect((error as unknown as { description: string }).description).toMatch(/Your pages renew on \d{4}-\d{2}-\d{2}T.*Upgrade or buy pages: https?:\/\//);
 		const uploads = sandbox.stats().uploads.filter((upload) => upload.accountId === accountId);
 		expect(uploads.map((upload) => ({ status: upload.status, resultId: upload.resultId }))).toEqual([{ status: 402, resultId: null }]);

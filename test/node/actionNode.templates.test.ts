@@ -112,6 +112,49 @@ describe('Create', () => {
 		expect(created.unexpected).toEqual([]);
 	});
 
+	it.each([
+		['the list of fields of a template read with Get Template', { fields: jsonFields }, '={{ $json.fields }}'],
+		['the whole template read with Get Template', { template: { ...SCANNER, fields: jsonFields } }, '={{ $json.template }}'],
+	])('takes Fields (JSON) from an expression giving %s, as it is (cloning a template by mapping)', async (_name, json, fieldsJson) => {
+		const created = service('post', '/api/v1/scanners', 201, SCANNER);
+		const { error } = await runAction(template('create', { name: 'Copy', fieldsDefinedAs: 'json', fieldsJson }), [{ json }]);
+		expect(error).toBeUndefined();
+		expect(jsonBody(created.requests[0])).toEqual({ name: 'Copy', fields: jsonFields });
+		expect(created.unexpected).toEqual([]);
+	});
+
+	it('counts lengths in characters, as the spec: a name of 150 emoji (300 UTF-16 units) is sent, 201 are refused', async () => {
+		const created = service('post', '/api/v1/scanners', 201, SCANNER);
+		const name = '\u{1F9FE}'.repeat(150);
+		expect(name.length).toBe(300);
+		const { error } = await runAction(template('create', { name }), [{ json: {} }]);
+		expect(error).toBeUndefined();
+		expect(jsonBody(created.requests[0])).toEqual({ name });
+		const refused = await runAction(template('create', { name: '\u{1F9FE}'.repeat(201) }), [{ json: {} }]);
+		expect(refused.error?.message).toBe('Item 1: name: The template name is 201 characters long; the limit is 200');
+		expect(created.requests).toHaveLength(1);
+	});
+
+	it('a server error on create says the template may have been created, and is not sent again', async () => {
+		const created = service('post', '/api/v1/scanners', 500, { success: false, error_code: 'INTERNAL_ERROR', message: 'boom', request_id: 'req-7' });
+		const { error } = await runAction(template('create', { name: 'Supplier invoice' }), [{ json: {} }]);
+		expect(error?.message).toBe('Item 1: The service had an internal error');
+		expect((error as unknown as { description: string }).description).toMatch(/The change may have been applied before the service failed: check the template with Get Template or Get Many before running the node again\.$/);
+		expect(created.requests).toHaveLength(1);
+		expect(created.unexpected).toEqual([]);
+	});
+
+	it('reads a field\'s Required from an expression: "true" is true, "maybe" is refused before any request', async () => {
+		const created = service('post', '/api/v1/scanners', 201, SCANNER);
+		const fieldsUi = (required: string) => ({ field: [{ name: 'total', type: 'currency', required }] });
+		const { error } = await runAction(template('create', { name: 'T', fieldsUi: fieldsUi('={{ "true" }}') }), [{ json: {} }]);
+		expect(error).toBeUndefined();
+		expect(jsonBody(created.requests[0])).toEqual({ name: 'T', fields: [{ name: 'total', type: 'currency', required: true }] });
+		const refused = await runAction(template('create', { name: 'T', fieldsUi: fieldsUi('={{ "maybe" }}') }), [{ json: {} }]);
+		expect(refused.error?.message).toBe('Item 1: fields[0].required: "required" of field "total" must be true or false, not a string');
+		expect(created.requests).toHaveLength(1);
+	});
+
 	it('sends no fields key when the UI has no field rows', async () => {
 		const created = service('post', '/api/v1/scanners', 201, SCANNER);
 		const { error } = await runAction(template('create', { name: 'Empty' }), [{ json: {} }]);
@@ -267,8 +310,8 @@ describe('Create', () => {
 
 describe('Update', () => {
 	it.each([
-		['only the name', { updateFields: { name: 'Renamed' } }, { name: 'Renamed' }],
-		['only the description', { updateFields: { description: 'New text' } }, { description: 'New text' }],
+		['only the name', { nameAndDescription: { name: 'Renamed' } }, { name: 'Renamed' }],
+		['only the description', { nameAndDescription: { description: 'New text' } }, { description: 'New text' }],
 		[
 			'the fields (the whole list replaces the old one)',
 			{ replaceFields: true, fieldsUi: { field: [{ name: 'total', type: 'currency' }, { name: 'iban' }] } },
@@ -276,7 +319,7 @@ describe('Update', () => {
 		],
 		[
 			'name and fields as JSON',
-			{ updateFields: { name: 'Renamed' }, replaceFields: true, fieldsDefinedAs: 'json', fieldsJson: '[{ "name": "total" }]' },
+			{ nameAndDescription: { name: 'Renamed' }, replaceFields: true, fieldsDefinedAs: 'json', fieldsJson: '[{ "name": "total" }]' },
 			{ name: 'Renamed', fields: [{ name: 'total' }] },
 		],
 	])('sends %s and nothing else', async (_name, parameters, body) => {
@@ -325,7 +368,8 @@ describe('Get, Get Many, Delete', () => {
 	it('Get of a template that does not exist says so', async () => {
 		service('get', '/api/v1/scanners/gone', 404, { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'Scanner not found' });
 		const { error } = await runAction(template('get', { templateId: byId('gone') }), [{ json: {} }]);
-		expect(error?.message).toBe('The template does not exist in this account');
+		expect(error?.message).toBe('Item 1: The template "gone" does not exist in this account');
+		expect((error as unknown as { description: string }).description).not.toMatch(/Auto-Detect/);
 	});
 
 	const scanners = ['Invoice', 'Receipt', 'Bank statement'].map((name, i) => ({ scanner_id: `scn_${i}`, name, description: `${name} template`, fields: [], created_at: '2026-01-01T00:00:00.000Z' }));
@@ -340,6 +384,26 @@ describe('Get, Get Many, Delete', () => {
 		expect(error).toBeUndefined();
 		expect(outputs[0].map((out) => out.json)).toEqual(scanners.slice(0, count));
 		expectPairedItems(outputs[0], Array(count).fill(0));
+		expect(listed.unexpected).toEqual([]);
+	});
+
+	it.each([
+		[-1, 'not -1'],
+		[0, 'not 0'],
+		[2.5, 'not 2.5'],
+		['={{ "all" }}', 'not "all"'],
+	])('Get Many refuses a Limit of %j before any request (-1 would drop the last template, 0 return none)', async (limit, shown) => {
+		const unexpected = trapAllRequests();
+		const { error } = await runAction(template('getMany', { returnAll: false, limit }), [{ json: {} }]);
+		expect(error?.message).toBe(`Item 1: "Limit" must be a whole number of at least 1, ${shown}`);
+		expect(unexpected).toEqual([]);
+	});
+
+	it('Get Many takes a Limit an expression gives as text', async () => {
+		const listed = service('get', '/api/v1/scanners', 200, { success: true, scanners });
+		const { outputs, error } = await runAction(template('getMany', { returnAll: '={{ "false" }}', limit: '={{ "2" }}' }), [{ json: {} }]);
+		expect(error).toBeUndefined();
+		expect(outputs[0]).toHaveLength(2);
 		expect(listed.unexpected).toEqual([]);
 	});
 

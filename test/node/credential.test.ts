@@ -85,6 +85,23 @@ describe('credential test', () => {
 		expect(result.message).toMatch(/not a valid address|https:\/\//);
 	});
 
+	it('does not follow a redirect: the key never reaches the host it points to, and the test does not pass', async () => {
+		const apiKey = freshKey();
+		nock(BASE).get('/api/v1/scanners').reply(302, '', { Location: 'https://elsewhere.example.test/api/v1/scanners' });
+		const keysSeen: string[] = [];
+		const elsewhere = nock('https://elsewhere.example.test')
+			.get('/api/v1/scanners')
+			.reply(function () {
+				keysSeen.push(String(this.req.headers['x-api-key'] ?? ''));
+				return [200, { success: true, scanners: [] }];
+			});
+		const result = await testCredential({ apiKey, baseUrl: BASE });
+		expect(elsewhere.isDone(), 'the redirect was followed').toBe(false);
+		expect(keysSeen).toEqual([]);
+		expect(result.status).toBe('Error');
+		expect(result.message).toMatch(/did not answer like the extraction service.*Check the Base URL/);
+	});
+
 	it('never repeats the key in its messages', async () => {
 		const apiKey = freshKey();
 		nock(BASE).get('/api/v1/scanners').reply(401, { success: false, error_code: 'INVALID_API_KEY', message: `bad key ${apiKey}` });

@@ -152,13 +152,26 @@ const errorRows: Array<{ status: number; body: object; message: RegExp; descript
 		details: { limit: 10 },
 	},
 	{ status: 404, body: { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'x' }, message: /template does not exist/, description: /Pick the template/ },
-	{ status: 404, body: { success: false, error_code: 'RESULT_NOT_FOUND', message: 'x' }, message: /No result with this ID/, description: /same API key/ },
+	{ status: 404, body: { success: false, error_code: 'RESULT_NOT_FOUND', message: 'x' }, message: /No result with this ID/, description: /same account's API key/ },
+	{ status: 400, body: { success: false, error_code: 'UPLOAD_PARSE_ERROR', message: 'x' }, message: /could not read the uploaded file/, description: /opens on your computer.*no page was used/ },
+	{ status: 404, body: { success: false, error_code: 'ROUTE_NOT_FOUND', message: 'x' }, message: /does not know this address/, description: /Check the Base URL/ },
+	{ status: 404, body: { success: false, error_code: 'COMPANY_NOT_FOUND', message: 'x' }, message: /found no account for this API key/, description: /create a new API key/ },
 	{ status: 413, body: { message: 'Request Too Long' }, message: /too large for the service \(over about 4\.4 MB\)/, description: /2,600 px.*split the PDF/ },
 	{ status: 403, body: { message: 'Missing Authentication Token' }, message: /does not know this address/, description: /Base URL/ },
 	{ status: 409, body: { success: false, error_code: 'SOMETHING_NEW', message: 'A new rule' }, message: /409 SOMETHING_NEW: A new rule/, description: /SOMETHING_NEW/ },
 ];
 
 describe('error answers (spec 7.2, 7.3)', () => {
+	it.each([
+		[502, /^Item 1: The service is unavailable right now \(HTTP 502\)$/, /error page instead of an answer.*Wait a few minutes/],
+		[404, /^Item 1: The address answered with a web page instead of the service's API \(HTTP 404\)$/, /Check the Base URL/],
+	])('an HTML page with HTTP %i says what it means and what to do', async (status, message, description) => {
+		nock(BASE).get('/api/v1/scanners').times(RETRY.idempotentRetries + 1).reply(status, '<html><body><h1>Bad Gateway</h1></body></html>', { 'Content-Type': 'text/html' });
+		const { outputs } = await listTemplates(credential(), 'continueRegularOutput');
+		expect(outputs[0][0].json.error).toMatch(message);
+		expect(outputs[0][0].json.error_description).toMatch(description);
+	});
+
 	it.each(errorRows)('$status $body.error_code $body.message', async ({ status, body, message, description, details }) => {
 		const cred = credential();
 		nock(BASE).get('/api/v1/scanners').reply(status, body);

@@ -13,7 +13,7 @@ export async function parseUpload(contentType: string | undefined, body: Uint8Ar
 	if (!contentType || !/^multipart\/form-data\b/i.test(contentType)) return { kind: 'noFile' };
 	let form: FormData;
 	try {
-		form = await new Request('http://sandbox.local/', { method: 'POST', headers: { 'content-type': contentType }, body }).formData();
+		form = await new Request('http://sandbox.local/', { method: 'POST', headers: { 'content-type': contentType }, body: body as Uint8Array<ArrayBuffer> }).formData();
 	} catch {
 		return { kind: 'parseError' };
 	}

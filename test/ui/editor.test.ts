@@ -1,6 +1,6 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { REPO_ROOT, SAMPLES_DIR } from '../../scripts/n8n/paths';
 import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
@@ -15,7 +15,7 @@ const version = cli.version;
 const SHOTS_DIR = join(REPO_ROOT, 'test-output', 'ui', `n8n-${version}`);
 /** `npm run docs:screenshots` sets this: the README's pictures are copied there from a run on the newest n8n. */
 const DOCS_DIR = process.env.UI_DOCS_DIR ? join(REPO_ROOT, process.env.UI_DOCS_DIR) : undefined;
-const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; total: number; supplier_name: string };
+const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; supplier_name: string; line_items: Array<{ description: string }> };
 
 /** Node names as the node panel lists them. */
 const ACTION_NODE = 'Document Extraction';
@@ -50,6 +50,11 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		const page = await launched.browser.newPage();
 		editor = new Editor(page, server.url, SHOTS_DIR);
 		process.stdout.write(`[ui] n8n ${version} at ${server.url}, screenshots in ${SHOTS_DIR}\n`);
+	});
+
+	// What the user would have seen when a step failed: the first thing to look at.
+	afterEach(async (context) => {
+		if (context.task.result?.state === 'fail') await editor?.shot('FAILED').catch(() => undefined);
 	});
 
 	afterAll(async () => {
@@ -114,24 +119,32 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.closeCredentialModal();
 	});
 
-	it('picks the template from the list the service returns', async () => {
+	it('picks the template from the list the service returns, and its table from the list of its table fields', async () => {
 		const offered = await editor.pickFromList('templateId', 'Invoice');
 		await docsShot('template-picker');
 		expect(offered).toEqual(expect.arrayContaining(['Invoice', 'Receipt', 'Bank statement']));
+
+		const outputs = await editor.selectOption('output', 'One Item per Table Row');
+		expect(outputs).toEqual(['One Item per Document', 'One Item per Table Row', 'Raw']);
+		const tables = await editor.selectOption('tableField', 'line_items');
+		expect(tables).toContain('line_items');
 		await docsShot('parameters');
 	});
 
-	it('runs the step with "Execute step" and shows the invoice in the output table', async () => {
+	it('runs the step with "Execute step" and shows one row per invoice line in the output table', async () => {
 		const uploadsBefore = sandbox.stats().uploads.length;
 		await editor.executeStep();
 		const table = await editor.outputTable();
 		await docsShot('output-table');
-		expect(table.columns).toEqual(expect.arrayContaining(['invoice_number', 'total', 'supplier_name']));
-		const row = table.rows[0];
-		expect(row[table.columns.indexOf('invoice_number')]).toBe(invoice.invoice_number);
-		expect(row[table.columns.indexOf('supplier_name')]).toBe(invoice.supplier_name);
+		expect(table.columns).toEqual(expect.arrayContaining(['row_number', 'description', 'invoice_number', 'supplier_name']));
+		const column = (name: string) => table.rows.map((row) => row[table.columns.indexOf(name)]);
+		expect(column('description')).toEqual(invoice.line_items.map((line) => line.description));
+		expect(new Set(column('invoice_number'))).toEqual(new Set([invoice.invoice_number]));
+		expect(new Set(column('supplier_name'))).toEqual(new Set([invoice.supplier_name]));
 		expect(sandbox.stats().uploads.length).toBe(uploadsBefore + 1);
 		await editor.closeNdv();
+		// The canvas names the step by its operation, not by raw values ("extractWithTemplate: document").
+		expect((await editor.canvasNode('Extract data with a template')).text).toContain('Extract with Template');
 	});
 
 	it('shows the Poller on the canvas with its four labelled outputs', async () => {
@@ -156,5 +169,11 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await docsShot('agent-tools');
 		expect(tools).toContain(`${ACTION_NODE} Tool`);
 		expect(tools).not.toContain(`${POLLER_NODE} Tool`);
+
+		// An agent cannot hand a tool a file: as a tool the node starts on Get Result.
+		await editor.pickNode(`${ACTION_NODE} Tool`);
+		await editor.waitFor('[data-test-id="ndv"]');
+		await editor.shot('agent-tool-parameters');
+		expect(await editor.parameterValue('operation')).toBe('Get Result');
 	});
 });

@@ -14,6 +14,8 @@ import type { Owner } from '../../scripts/n8n/server';
  */
 
 const STEP_TIMEOUT_MS = 30_000;
+/** An open option of an options parameter's dropdown (Element Plus, in both n8n lines). */
+const DROPDOWN_ITEM = '.el-select-dropdown__item:not(.is-disabled), [role="option"]';
 /** Keys typed at about the speed of a quick typist: n8n's inputs debounce and drop faster bursts. */
 const TYPING_DELAY_MS = 25;
 
@@ -26,7 +28,8 @@ export const sel = {
 	nodePanelSearch: '[data-test-id="node-creator-search-bar"]',
 	nodePanelItem: '[data-test-id="node-creator"] [data-test-id="item-iterator-item"]',
 	ndv: '[data-test-id="ndv"]',
-	ndvClose: '[data-test-id="ndv-close-button"]',
+	/** n8n 2.x: a close button; n8n 1.x: "Back to canvas". */
+	ndvClose: '[data-test-id="ndv-close-button"], [data-test-id="back-to-canvas"]',
 	executeStep: '[data-test-id="node-execute-button"]',
 	outputPanel: '[data-test-id="output-panel"]',
 	credentialModal: '[data-test-id="editCredential-modal"]',
@@ -67,7 +70,31 @@ export class Editor {
 	}
 
 	async waitUntilGone(selector: string, timeout = STEP_TIMEOUT_MS): Promise<void> {
-		await this.page.waitForSelector(selector, { hidden: true, timeout });
+		await this.page.waitForFunction(
+			(css: string) =>
+				!Array.from(document.querySelectorAll(css)).some((element) => {
+				const box = element.getBoundingClientRect();
+				return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+			}),
+			{ timeout },
+			selector,
+		);
+	}
+
+	/**
+	 * Until some element matching `selector` is visible. (puppeteer's own `visible` option looks at
+	 * the first match only, and every closed dropdown of the page leaves hidden items in the DOM.)
+	 */
+	async waitForAnyVisible(selector: string, timeout = STEP_TIMEOUT_MS): Promise<void> {
+		await this.page.waitForFunction(
+			(css: string) =>
+				Array.from(document.querySelectorAll(css)).some((element) => {
+				const box = element.getBoundingClientRect();
+				return box.width > 0 && box.height > 0 && getComputedStyle(element).visibility !== 'hidden';
+			}),
+			{ timeout },
+			selector,
+		);
 	}
 
 	async isVisible(selector: string): Promise<boolean> {
@@ -252,7 +279,9 @@ export class Editor {
 
 	async closeNdv(): Promise<void> {
 		if (!(await this.isVisible(sel.ndv))) return;
-		await this.page.click(sel.ndvClose);
+		const close = await this.page.$(sel.ndvClose);
+		if (close && (await close.isVisible())) await close.click();
+		else await this.clickByText('a, button, span', 'Back to canvas');
 		await this.waitUntilGone(sel.ndv);
 	}
 
@@ -262,24 +291,43 @@ export class Editor {
 
 	/** Opens an options parameter and picks the option with that name; returns every option it offered. */
 	async selectOption(parameter: string, option: string): Promise<string[]> {
-		await (await this.waitFor(sel.parameter(parameter))).click();
-		const offered = await this.openDropdownItems();
-		await this.clickByText('.el-select-dropdown__item', option);
+		const container = await this.waitFor(sel.parameter(parameter));
+		const input = (await container.$('input')) ?? container;
+		// A dropdown that was closing when the click came stays shut: click again, as a person would.
+		for (let attempt = 1; ; attempt++) {
+			await input.click();
+			try {
+				await this.waitForAnyVisible(DROPDOWN_ITEM, attempt < 3 ? 3000 : STEP_TIMEOUT_MS);
+				break;
+			} catch (error) {
+				if (attempt >= 3) throw error;
+			}
+		}
+		// Options loaded from the service (loadOptions) arrive a moment after the list opens.
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		const offered = (await this.texts(DROPDOWN_ITEM)).map((text) => text.split('\n')[0].trim());
+		await this.clickByText(DROPDOWN_ITEM, option);
+		await this.waitUntilGone(DROPDOWN_ITEM);
 		return offered;
-	}
-
-	private async openDropdownItems(): Promise<string[]> {
-		await this.waitFor('.el-select-dropdown__item');
-		return (await this.texts('.el-select-dropdown__item')).map((text) => text.split('\n')[0].trim());
 	}
 
 	/** A resource locator's "From list" mode: opens the list, waits for the service's answer, picks `item`. */
 	async pickFromList(parameter: string, item: string): Promise<string[]> {
 		await (await this.waitFor(sel.resourceLocatorInput(parameter))).click();
-		await this.waitFor(sel.resourceLocatorItem);
+		await this.waitForAnyVisible(sel.resourceLocatorItem);
 		const offered = await this.texts(sel.resourceLocatorItem);
 		await this.clickByText(sel.resourceLocatorItem, item);
+		await this.waitUntilGone(sel.resourceLocatorItem);
 		return offered;
+	}
+
+	/** What a parameter shows: the text of its input (an options parameter shows the chosen option's name). */
+	async parameterValue(parameter: string): Promise<string> {
+		const container = await this.waitFor(sel.parameter(parameter));
+		return await container.evaluate((element) => {
+			const input = element.querySelector('input, textarea') as HTMLInputElement | null;
+			return (input?.value || (element as HTMLElement).innerText).trim();
+		});
 	}
 
 	async executeStep(): Promise<void> {
@@ -320,7 +368,7 @@ export class Editor {
 			await this.page.click(sel.credentialSlotEmpty);
 		} else {
 			await (await this.waitFor(sel.credentialSelect)).click();
-			await this.clickByText('.el-select-dropdown__item', 'Create new credential', { exact: false });
+			await (await this.waitFor('[data-test-id="node-credentials-select-item-new"]')).click();
 		}
 		await this.waitFor(sel.credentialModal);
 	}
@@ -338,32 +386,29 @@ export class Editor {
 		// that may still show the previous attempt.
 		const tested = this.page.waitForResponse((response) => response.url().includes('/rest/credentials/test'), { timeout: STEP_TIMEOUT_MS });
 		await this.page.click(`${sel.credentialModal} ${sel.credentialSave}`);
-		await tested;
-		const outcome = await this.page.waitForFunction(
-			(modal: string) => {
-				const root = document.querySelector(modal) as HTMLElement | null;
-				if (!root || root.offsetParent === null) return 'closed';
-				const text = root.innerText;
-				if (/Couldn.t connect with these settings/.test(text)) return 'failed';
-				if (/Connection tested successfully/.test(text)) return 'passed';
-				return null;
-			},
+		const answer = (await (await tested).json()) as { data?: { status?: string; message?: string } };
+		if (answer.data?.status === 'OK') {
+			await this.page.waitForFunction(
+				(modal: string) => {
+					const root = document.querySelector(modal) as HTMLElement | null;
+					return !root || root.offsetParent === null || /Connection tested successfully/.test(root.innerText);
+				},
+				{ timeout: STEP_TIMEOUT_MS },
+				sel.credentialModal,
+			);
+			return { ok: true, message: 'Connection tested successfully' };
+		}
+		// The modal shows the message under "More details": wait until it shows this attempt's.
+		const message = answer.data?.message ?? '';
+		const details = await this.findByText(`${sel.credentialModal} a, ${sel.credentialModal} span`, 'More details').catch(() => undefined);
+		await details?.click();
+		await this.page.waitForFunction(
+			(modal: string, expected: string) => (document.querySelector(modal) as HTMLElement | null)?.innerText.includes(expected) ?? false,
 			{ timeout: STEP_TIMEOUT_MS },
 			sel.credentialModal,
+			message,
 		);
-		const state = (await outcome.jsonValue()) as string;
-		if (state !== 'failed') return { ok: true, message: state === 'passed' ? 'Connection tested successfully' : 'saved and closed' };
-		const details = await this.page.$$(`${sel.credentialModal} a, ${sel.credentialModal} span`);
-		for (const link of details) {
-			if ((await link.evaluate((element) => (element as HTMLElement).innerText.trim())) === 'More details') {
-				await link.click();
-				break;
-			}
-		}
-		await new Promise((resolve) => setTimeout(resolve, 300));
-		const text = await this.page.$eval(sel.credentialModal, (element) => (element as HTMLElement).innerText);
-		const message = text.split('\n').map((line) => line.trim()).find((line) => /^The service|^The Base URL|^Refusing|^The API key/.test(line));
-		return { ok: false, message: message ?? text };
+		return { ok: false, message };
 	}
 
 	async closeCredentialModal(): Promise<void> {

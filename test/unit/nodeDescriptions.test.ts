@@ -126,11 +126,11 @@ describe('Template > Update', () => {
 	});
 
 	it('starts with the template, then its name and description, then the field list', () => {
-		expect(update.map((property) => property.name)).toEqual(['templateId', 'updateFields', 'replaceFields', 'fieldsDefinedAs', 'fieldsUi', 'fieldsJson']);
+		expect(update.map((property) => property.name)).toEqual(['templateId', 'nameAndDescription', 'replaceFields', 'fieldsDefinedAs', 'fieldsUi', 'fieldsJson']);
 	});
 
 	it('names the name-and-description collection for what it holds, so only the field list says "Add Field"', () => {
-		const collection = update.find((property) => property.name === 'updateFields');
+		const collection = update.find((property) => property.name === 'nameAndDescription');
 		expect(collection).toMatchObject({ displayName: 'Name and Description', placeholder: 'Add Name or Description' });
 		expect((collection?.options as INodeProperties[]).map((option) => option.name)).toEqual(['description', 'name']);
 		expect(update.filter((property) => property.placeholder === 'Add Field').map((property) => property.name)).toEqual(['fieldsUi']);

@@ -457,7 +457,14 @@ describe('output parameters', () => {
 
 	it('refuses an unknown output and a threshold outside 0..1 (expressions can give anything)', () => {
 		expect(() => readOutputOptions(contextWith({ output: 'csv' }), 0)).toThrow(NodeOperationError);
-		expect(() => readOutputOptions(contextWith({ 'options.reviewThreshold': 80 }), 0)).toThrow(/between 0 and 1/);
+		expect(() => readOutputOptions(contextWith({ 'options.reviewThreshold': 80 }), 0)).toThrow(/^Item 1: "Review Threshold" must be a number from 0 to 1, not 80$/);
+		expect(() => readOutputOptions(contextWith({ 'options.reviewThreshold': 'high' }), 0)).toThrow(/not "high"/);
+		expect(() => readOutputOptions(contextWith({ 'options.includeConfidence': 'yes' }), 0)).toThrow(/"Include Confidence" must be true or false, not "yes"/);
+	});
+
+	it('reads numbers and booleans an expression gives as text: "false" is false, " 0.8 " is 0.8', () => {
+		const ctx = contextWith({ 'options.includeConfidence': 'false', 'options.includeSourceFragments': 'TRUE', 'options.reviewThreshold': ' 0.8 ' });
+		expect(readOutputOptions(ctx, 0)).toEqual({ mode: 'fields', includeConfidence: false, includeSourceFragments: true, reviewThreshold: 0.8 });
 	});
 
 	it('shows Table Field only for table rows, inside the caller display options', () => {

@@ -84,20 +84,32 @@ describe('inspectUpload: PDF page count', () => {
 		expect(expectAccepted(await inspectUpload(bytes, 'damaged-stream.pdf')).pages).toBeNull();
 	});
 
+	/** Page objects numbered from `first`, as a page tree's leaves. */
+	const leaves = (count: number) => Array.from({ length: count }, () => '<< /Type /Page /MediaBox [0 0 10 10] >>');
+	const refs = (first: number, count: number) => Array.from({ length: count }, (_, i) => `${first + i} 0 R`).join(' ');
+
 	it('reads the root of a nested page tree, not a branch and not the sum of all trees', async () => {
 		const pdf = handMadePdf([
 			'<< /Type /Catalog /Pages 2 0 R >>',
 			'<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 5 >>',
-			'<< /Type /Pages /Parent 2 0 R /Kids [] /Count 3 >>',
-			'<< /Type /Pages /Parent 2 0 R /Kids [] /Count 2 >>',
+			`<< /Type /Pages /Parent 2 0 R /Kids [${refs(5, 3)}] /Count 3 >>`,
+			`<< /Type /Pages /Parent 2 0 R /Kids [${refs(8, 2)}] /Count 2 >>`,
+			...leaves(5),
 		]);
 		expect(expectAccepted(await inspectUpload(pdf, 'tree.pdf')).pages).toBe(5);
 	});
 
 	it('takes the last revision of an incrementally updated PDF', async () => {
-		const original = asText(handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 7 >>']));
-		const update = '2 0 obj\n<< /Type /Pages /Kids [] /Count 4 >>\nendobj\nxref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 3 /Root 1 0 R /Prev 9 >>\nstartxref\n9\n%%EOF\n';
+		const original = asText(handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${refs(3, 7)}] /Count 7 >>`, ...leaves(7)]));
+		const update = `2 0 obj\n<< /Type /Pages /Kids [${refs(3, 4)}] /Count 4 >>\nendobj\nxref\n0 1\n0000000000 65535 f \ntrailer\n<< /Size 3 /Root 1 0 R /Prev 9 >>\nstartxref\n9\n%%EOF\n`;
 		expect(expectAccepted(await inspectUpload(latin1(original + update), 'updated.pdf')).pages).toBe(4);
+	});
+
+	it('leaves the decision to the service when /Count and the page tree disagree, or the tree has a cycle', async () => {
+		const disagree = handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${refs(3, 2)}] /Count 60 >>`, ...leaves(2)]);
+		expect(expectAccepted(await inspectUpload(disagree, 'disagree.pdf')).pages).toBeNull();
+		const cycle = handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Pages /Kids [2 0 R] /Count 1 >>']);
+		expect(expectAccepted(await inspectUpload(cycle, 'cycle.pdf')).pages).toBeNull();
 	});
 
 	it('ignores /Count of other objects (outlines) and counts page objects when there is no catalog', async () => {
@@ -134,7 +146,7 @@ describe('inspectUpload: damaged and protected PDFs', () => {
 	});
 
 	it('does not call a PDF encrypted because a page mentions the word', async () => {
-		const pdf = handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 1 /Title (How to /Encrypt files) >>']);
+		const pdf = handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [3 0 R] /Count 1 /Title (How to /Encrypt files) >>', '<< /Type /Page >>']);
 		expect(expectAccepted(await inspectUpload(pdf, 'words.pdf')).pages).toBe(1);
 	});
 
@@ -171,13 +183,14 @@ describe('inspectUpload: formats judged from the bytes', () => {
 	});
 
 	it.each([
-		['WebP', latin1('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), /WebP/],
-		['HEIC', latin1('\u0000\u0000\u0000\u0018ftypheic\u0000\u0000\u0000\u0000mif1heic'), /HEIC/],
-		['HEIF (mif1 brand)', latin1('\u0000\u0000\u0000\u0018ftypmif1\u0000\u0000\u0000\u0000'), /HEIC\/HEIF/],
-	])('asks to convert a %s image to JPEG or PNG (spec: not guaranteed readable)', async (_name, bytes, label) => {
-		const problem = expectProblem(await inspectUpload(bytes, 'photo'), 'CONVERT_IMAGE');
-		expect(problem.message).toMatch(label);
-		expect(problem.description).toMatch(/Convert it to JPEG or PNG/);
+		['WebP', latin1('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), 'webp', 'image/webp', 'photo.webp', /WebP/],
+		['HEIC', latin1('\u0000\u0000\u0000\u0018ftypheic\u0000\u0000\u0000\u0000mif1heic'), 'heic', 'image/heic', 'photo.heic', /HEIC/],
+		['HEIF (mif1 brand)', latin1('\u0000\u0000\u0000\u0018ftypmif1\u0000\u0000\u0000\u0000'), 'heic', 'image/heic', 'photo.heic', /HEIC\/HEIF/],
+	])('lets a %s image through as one page, with a warning (spec 4.2: not guaranteed readable)', async (_name, bytes, kind, mimeType, fileName, label) => {
+		const accepted = expectAccepted(await inspectUpload(bytes, 'photo'));
+		expect(accepted).toMatchObject({ kind, mimeType, fileName, pages: 1 });
+		expect(accepted.warning).toMatch(label);
+		expect(accepted.warning).toMatch(/does not guarantee to read.*convert it to JPEG or PNG/);
 	});
 
 	it.each([

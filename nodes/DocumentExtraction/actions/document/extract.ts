@@ -1,10 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { uploadDocument } from '../../../shared/api';
 import { awaitResults, type PendingDocument } from '../../../shared/awaitResults';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
+import { addWarning } from '../../../shared/executionHints';
 import type { ItemSink } from '../../../shared/itemSink';
+import type { OutputOptions } from '../../../shared/output';
+import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
+import type { UploadFile } from '../../../shared/transport';
+import { uploadOnce } from '../../../shared/uploadLedger';
 import { readUploadFile } from './file';
 
 /** Spec 4.4: typical 3-20 s, a long bank statement about 2 minutes, "give up after a few minutes". */
@@ -88,52 +92,78 @@ export function extractProperties(operation: string): INodeProperties[] {
 	];
 }
 
+interface PlannedUpload {
+	itemIndex: number;
+	file: UploadFile;
+	scannerId: string | undefined;
+	/** The input's files, when "Include Input Binary" passes them through. */
+	binary?: IBinaryKeyData;
+	/** Undefined: output the upload receipt without waiting. */
+	outputOptions?: OutputOptions;
+	waitTimeoutMs: number;
+	onTimeout: 'fail' | 'emitPending';
+}
+
 /**
- * Uploads every item first, then waits for all their results together, so n documents take about
- * as long as the slowest one instead of the sum of all. Each upload is sent once: retries inside
- * the transport happen only on answers that prove the service did not take it.
+ * Checks every item, then uploads them all, then waits for all their results together, so n
+ * documents take about as long as the slowest one instead of the sum of all.
+ *
+ * Nothing paid for is lost, whatever "On Error" says:
+ * - every check that needs no request runs for every item before the first upload, so a bad item
+ *   stops the node (On Error = Stop) before anything was charged;
+ * - once uploads began, a failure under Stop names the item and lists every uploaded document
+ *   with its result ID; while waiting, the other documents finish first;
+ * - a retry of the execution (Retry On Fail) reuses accepted uploads instead of sending them again
+ *   (uploadLedger), and the transport itself only repeats an upload the service provably refused.
  */
 export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: (itemIndex: number) => string | undefined): Promise<void> {
 	const items = ctx.getInputData();
-	const pending: PendingDocument[] = [];
-	let timeoutMs = 0;
-
+	const planned: PlannedUpload[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
-			const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-			const binary = options.includeBinary ? items[i].binary : undefined;
-			const wait = ctx.getNodeParameter('waitForResult', i, true) as boolean;
-			// Checked before the upload: a setting that cannot be applied must not cost a page.
-			const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
-			const file = await readUploadFile(ctx, i, ctx.getNodeParameter('binaryPropertyName', i) as string, String(options.fileName ?? ''));
-			const accepted = await uploadDocument(ctx, file, scannerIdFor(i), i);
-			if (!outputOptions) {
-				sink.emit(i, [accepted as IDataObject], 0, binary);
+			planned.push(await planUpload(ctx, i, scannerIdFor));
+		} catch (error) {
+			sink.fail(i, error, 0, {}, includedBinaryOfFailedItem(ctx, i));
+		}
+	}
+
+	const pending: PendingDocument[] = [];
+	const plans = new Map<number, PlannedUpload>();
+	for (const plan of planned) {
+		const { itemIndex: i } = plan;
+		try {
+			const accepted = await uploadOnce(ctx, i, plan.file, plan.scannerId);
+			sink.track(i, accepted.result_id, { uploaded: true });
+			if (!plan.outputOptions) {
+				sink.emit(i, [accepted as IDataObject], 0, plan.binary);
 				continue;
 			}
-			// One wait for the batch: it lasts as long as the most patient item asks.
-			timeoutMs = Math.max(timeoutMs, Number(options.waitTimeout ?? DEFAULT_WAIT_TIMEOUT_SECONDS) * 1000);
 			const queuedAt = Date.parse(accepted.queued_at ?? '');
+			plans.set(i, plan);
 			pending.push({
 				id: i,
 				resultId: accepted.result_id,
 				pages: accepted.tokens_required ?? undefined,
 				queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
-				binary,
-				outputOptions,
+				binary: plan.binary,
+				outputOptions: plan.outputOptions,
 			});
 		} catch (error) {
-			sink.fail(i, error);
+			sink.fail(i, error, 0, {}, plan.binary);
 		}
 	}
+
+	// From here on every document is paid for: under Stop, a failed one waits for the others.
+	sink.holdFailures();
+	// One wait for the batch: it lasts as long as the most patient item asks.
+	const timeoutMs = Math.max(0, ...[...plans.values()].map((plan) => plan.waitTimeoutMs));
 	await awaitResults(ctx, sink, pending, {
 		timeoutMs,
 		routes: { done: 0, rejected: 'fail', error: 'fail' },
 		failedOutput: 0,
 		onTimeout: ({ id: i, resultId, binary }, lastResult) => {
 			const status = lastResult?.status ?? 'queued';
-			const options = ctx.getNodeParameter('options', i, {}) as IDataObject;
-			if (options.onTimeout === 'emitPending') {
+			if (plans.get(i)?.onTimeout === 'emitPending') {
 				sink.emit(i, [{ result_id: resultId, status, pending: true }], 0, binary);
 				return;
 			}
@@ -145,9 +175,32 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 				}),
 				0,
 				{ result_id: resultId, status },
+				binary,
 			);
 		},
 	});
+}
+
+/** Everything about one item that can be known without a request: its settings, its file, its template. */
+async function planUpload(ctx: IExecuteFunctions, i: number, scannerIdFor: (itemIndex: number) => string | undefined): Promise<PlannedUpload> {
+	const binary = includedBinary(ctx, i);
+	const wait = readBoolean(ctx, 'waitForResult', i, true, 'Wait for Result');
+	const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
+	const waitTimeoutMs = wait ? 1000 * readNumber(ctx, 'options.waitTimeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, WAIT_TIMEOUT_RULE) : 0;
+	const onTimeout = wait ? readChoice(ctx, 'options.onTimeout', i, 'fail', ON_TIMEOUT_CHOICES, 'On Timeout') : 'fail';
+	const scannerId = scannerIdFor(i);
+	const { warning, ...file } = await readUploadFile(ctx, i, textParameter(ctx, 'binaryPropertyName', i, 'data'), textParameter(ctx, 'options.fileName', i, ''));
+	if (warning) addWarning(ctx, warning);
+	return { itemIndex: i, file, scannerId, binary, outputOptions, waitTimeoutMs, onTimeout };
+}
+
+const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;
+const WAIT_TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
+
+/** A text parameter; an expression giving a number is taken as its text, anything else as empty. */
+function textParameter(ctx: IExecuteFunctions, name: string, i: number, fallback: string): string {
+	const value = ctx.getNodeParameter(name, i, fallback) as unknown;
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
 }
 
 function seconds(ms: number): string {

@@ -8,7 +8,12 @@ import type { UploadFile } from '../../../shared/transport';
  * Reads the document from the item's binary property and checks it before anything is sent, so a
  * file the service would refuse costs no request and no page.
  */
-export async function readUploadFile(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, fileNameOverride: string): Promise<UploadFile> {
+export async function readUploadFile(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	fileNameOverride: string,
+): Promise<UploadFile & { warning?: string }> {
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
 	if (!binary[propertyName]) {
 		const available = Object.keys(binary);
@@ -29,5 +34,10 @@ export async function readUploadFile(ctx: IExecuteFunctions, itemIndex: number, 
 			description: `${inspection.description} Nothing was sent to the service and no page was used.`,
 		});
 	}
-	return { bytes, fileName: inspection.fileName, mimeType: inspection.mimeType };
+	return {
+		bytes,
+		fileName: inspection.fileName,
+		mimeType: inspection.mimeType,
+		...(inspection.warning ? { warning: `Item ${itemIndex + 1} (${fileName}): ${inspection.warning}` } : {}),
+	};
 }

@@ -5,6 +5,7 @@ import { getResult } from '../../../shared/api';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
 import type { ItemSink } from '../../../shared/itemSink';
 import { checkResultId } from '../../../shared/preflight';
+import { withRequiredFields } from '../../../shared/requiredFields';
 import { settleResult } from '../../../shared/settleResult';
 
 const show = { show: { resource: ['document'], operation: ['getResult'] } };
@@ -59,5 +60,5 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 		sink.emit(itemIndex, [{ result_id: result.result_id, status: result.status, pending: true } as IDataObject]);
 		return;
 	}
-	settleResult(this, sink, itemIndex, result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' });
+	settleResult(this, sink, itemIndex, result, await withRequiredFields(this, result, outputOptions, itemIndex), { done: 0, rejected: 'fail', error: 'fail' });
 }

@@ -9,7 +9,8 @@ import { fieldsFromUi, parseFieldsJson, validateTemplateInput } from '../../../s
  */
 export function readFields(ctx: IExecuteFunctions, itemIndex: number, source: IDataObject): unknown {
 	if (source.fieldsDefinedAs === 'json') {
-		const parsed = parseFieldsJson(String(source.fieldsJson ?? ''));
+		// As given: an expression such as {{ $json.fields }} hands over the list itself, not its text.
+		const parsed = parseFieldsJson(source.fieldsJson ?? '');
 		if (!parsed.ok) {
 			throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: the template fields are not valid JSON`, {
 				itemIndex,

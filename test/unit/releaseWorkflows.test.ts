@@ -1,0 +1,158 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseDocument } from 'yaml';
+
+/**
+ * The GitHub Actions workflows cannot run here, so their YAML is checked: it parses, the publish
+ * workflow runs on version tags only, checks before it publishes, and publishes with provenance
+ * (what n8n requires of community packages since 1 May 2026).
+ */
+const ROOT = join(__dirname, '..', '..');
+
+interface Step {
+	name?: string;
+	uses?: string;
+	run?: string;
+	with?: Record<string, unknown>;
+	env?: Record<string, string>;
+	'continue-on-error'?: unknown;
+	if?: string;
+}
+
+interface Job {
+	permissions?: Record<string, string>;
+	steps: Step[];
+}
+
+interface Workflow {
+	on: Record<string, unknown>;
+	permissions?: Record<string, string>;
+	jobs: Record<string, Job>;
+}
+
+function readWorkflow(file: string): Workflow {
+	const document = parseDocument(readFileSync(join(ROOT, '.github', 'workflows', file), 'utf8'), { uniqueKeys: true });
+	expect(document.errors.map((error) => error.message)).toEqual([]);
+	expect(document.warnings.map((warning) => warning.message)).toEqual([]);
+	return document.toJS() as Workflow;
+}
+
+/** The index of the one step whose `run` command matches; fails the test if none or several do. */
+function stepIndex(steps: Step[], command: RegExp): number {
+	const indexes = steps.flatMap((step, index) => (step.run !== undefined && command.test(step.run) ? [index] : []));
+	expect(indexes, `steps running ${command}`).toHaveLength(1);
+	return indexes[0];
+}
+
+/** GitHub's filter pattern syntax, as far as tag filters here use it: `*` is any run of characters but `/`. */
+function matchesFilter(pattern: string, ref: string): boolean {
+	const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('[^/]*');
+	return new RegExp(`^${source}$`).test(ref);
+}
+
+function nodeMajor(step: Step | undefined): number {
+	return Number(String(step?.with?.['node-version']).split('.')[0]);
+}
+
+const CHECKS = [/^npm run build$/m, /^npm run lint$/m, /^npm run verify$/m, /^npm (test|run test\S*)$/m];
+
+describe('.github/workflows/publish.yml', () => {
+	const workflow = readWorkflow('publish.yml');
+	const jobs = Object.values(workflow.jobs);
+	const steps = jobs.flatMap((job) => job.steps);
+	const publishJob = jobs.find((job) => job.steps.some((step) => /\bnpm publish\b/.test(step.run ?? '')));
+
+	it('runs on pushed version tags only (v1.2.3), never on branches, pull requests or by hand', () => {
+		expect(Object.keys(workflow.on)).toEqual(['push']);
+		const push = workflow.on.push as Record<string, string[]>;
+		expect(Object.keys(push)).toEqual(['tags']);
+		for (const tag of ['v0.1.0', 'v1.2.3', 'v2.0.0-rc.1']) {
+			expect(push.tags.some((pattern) => matchesFilter(pattern, tag)), tag).toBe(true);
+		}
+		for (const tag of ['0.1.0', 'latest', 'v1']) {
+			expect(push.tags.some((pattern) => matchesFilter(pattern, tag)), tag).toBe(false);
+		}
+	});
+
+	it('has one publish job, allowed to mint the OIDC token provenance needs and only to read the repository', () => {
+		expect(jobs).toHaveLength(1);
+		expect(publishJob?.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+		expect(workflow.permissions).toEqual({ contents: 'read' });
+	});
+
+	it('publishes once, publicly, with an npm provenance statement, as its last step', () => {
+		const index = stepIndex(steps, /\bnpm publish\b/);
+		const command = steps[index].run!.trim().split(/\s+/);
+		expect(command.slice(0, 2)).toEqual(['npm', 'publish']);
+		expect(command).toContain('--provenance');
+		expect(command.join(' ')).toContain('--access public');
+		expect(index).toBe(steps.length - 1);
+	});
+
+	it('installs from the lockfile, then builds, lints, verifies and tests before publishing', () => {
+		const publish = stepIndex(steps, /\bnpm publish\b/);
+		const install = stepIndex(steps, /^npm ci$/m);
+		const checks = CHECKS.map((command) => stepIndex(steps, command));
+		expect(install).toBeLessThan(Math.min(...checks));
+		expect(Math.max(...checks)).toBeLessThan(publish);
+		expect(checks).toEqual([...checks].sort((a, b) => a - b));
+	});
+
+	it('lets no failed step before the publish step through', () => {
+		for (const step of steps) {
+			expect(step['continue-on-error'], step.name ?? step.run).toBeUndefined();
+			expect(step.if, step.name ?? step.run).toBeUndefined();
+		}
+	});
+
+	it('refuses a tag that is not package.json version, or a version CHANGELOG.md lacks, before installing', () => {
+		const guard = stepIndex(steps, /GITHUB_REF_NAME/);
+		expect(steps[guard].run).toContain("require('./package.json').version");
+		expect(steps[guard].run).toContain('CHANGELOG.md');
+		expect(guard).toBeLessThan(stepIndex(steps, /^npm ci$/m));
+	});
+
+	it('uses the npm registry, a Node.js that n8n documents for nodes (22.22 or newer) and the NPM_TOKEN secret if set', () => {
+		const setupNode = steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
+		expect(setupNode?.with?.['registry-url']).toBe('https://registry.npmjs.org');
+		expect(nodeMajor(setupNode)).toBeGreaterThanOrEqual(24);
+		const publish = steps[stepIndex(steps, /\bnpm publish\b/)];
+		expect(publish.env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
+	});
+
+	it('restores no cache and keeps no git credentials in the job that publishes', () => {
+		expect(steps.filter((step) => step.uses?.startsWith('actions/cache@'))).toEqual([]);
+		expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.cache).toBeUndefined();
+		expect(steps.find((step) => step.uses?.startsWith('actions/checkout@'))?.with?.['persist-credentials']).toBe(false);
+	});
+});
+
+describe('.github/workflows/ci.yml', () => {
+	const workflow = readWorkflow('ci.yml');
+
+	it('runs on pushes to main and on pull requests', () => {
+		expect(Object.keys(workflow.on).sort()).toEqual(['pull_request', 'push']);
+		expect((workflow.on.push as { branches: string[] }).branches).toEqual(['main']);
+	});
+
+	it('runs .ci/run, which installs, builds, lints, verifies and tests in that order', () => {
+		const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+		stepIndex(steps, /^bash \.ci\/run$/m);
+		// .ci/run wraps each command as `step "<title>" <command>` to time it.
+		const script = readFileSync(join(ROOT, '.ci', 'run'), 'utf8').replace(/^step "[^"]*" /gm, '');
+		const order = [/^npm ci\b/m, ...CHECKS].map((command) => script.search(command));
+		expect(order.every((position) => position >= 0), String(order)).toBe(true);
+		expect(order).toEqual([...order].sort((a, b) => a - b));
+	});
+
+	it('also runs the publish checks on the Node.js version publish.yml uses', () => {
+		const publishNode = nodeMajor(readWorkflow('publish.yml').jobs.publish.steps.find((step) => step.uses?.startsWith('actions/setup-node@')));
+		const job = Object.values(workflow.jobs).find((candidate) =>
+			candidate.steps.some((step) => step.uses?.startsWith('actions/setup-node@') && nodeMajor(step) === publishNode),
+		);
+		expect(job).toBeDefined();
+		const checks = CHECKS.map((command) => stepIndex(job!.steps, command));
+		expect(checks).toEqual([...checks].sort((a, b) => a - b));
+	});
+});

@@ -87,15 +87,6 @@ export class CompletionEstimator {
 		return median * Math.exp(spread * Math.log(target / (1 - target)));
 	}
 
-	/** Probability that the document is done `elapsedMs` after queuing, given it was pending at `afterMs`. */
-	probabilityDoneBy(pages: number, elapsedMs: number, afterMs = 0): number {
-		if (elapsedMs <= 0) return 0;
-		const { median, spread } = this.distribution(pages);
-		const at = (ms: number) => (ms > 0 ? logisticCdf((Math.log(ms) - Math.log(median)) / spread) : 0);
-		const seen = at(afterMs);
-		return seen >= 1 ? 1 : Math.max(0, (at(elapsedMs) - seen) / (1 - seen));
-	}
-
 	/** The current model's median duration and spread for a document of `pages` pages. */
 	distribution(pages: number): { median: number; spread: number } {
 		return { median: medianMs(this.params, pages), spread: spreadOf(this.params) };

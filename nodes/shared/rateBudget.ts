@@ -42,6 +42,8 @@ export interface RateLimitSnapshot {
 	resetAt: number;
 	/** Epoch ms before which nothing is sent (after a 429); 0 when not blocked. */
 	blockedUntil: number;
+	/** Epoch ms when a request last had to wait for the window or a 429 (the key was asked for more than it gives); 0: never. */
+	ranDryAt: number;
 }
 
 export interface Clock {
@@ -78,6 +80,7 @@ export class RateBudget {
 	 */
 	private windowAssumed = false;
 	private blockedUntil = 0;
+	private ranDryAt = 0;
 	/** Until when the key counts as shared with requests this process does not make. */
 	private sharedUntil = 0;
 	/** Requests this process reserved in the current window (an upper bound of what the server counted of ours). */
@@ -145,6 +148,7 @@ export class RateBudget {
 		if (!Number.isFinite(ms) || ms <= 0) return;
 		const until = this.clock.now() + Math.min(ms, MAX_RATE_LIMIT_BLOCK_MS);
 		this.blockedUntil = Math.max(this.blockedUntil, until);
+		this.ranDryAt = this.clock.now();
 		this.remaining = 0;
 		// Retry-After tells when the server accepts again, i.e. when its window ends.
 		this.resetAt = this.blockedUntil;
@@ -160,6 +164,7 @@ export class RateBudget {
 			remaining: Math.max(0, remaining - this.margin()),
 			resetAt: windowOver ? now + RATE_WINDOW_MS : this.resetAt,
 			blockedUntil: this.blockedUntil > now ? this.blockedUntil : 0,
+			ranDryAt: this.ranDryAt,
 		};
 	}
 
@@ -185,6 +190,7 @@ export class RateBudget {
 				this.inFlight.push(now);
 				return;
 			}
+			this.ranDryAt = now;
 			await wait(this.resetAt - now, signal);
 		}
 	}

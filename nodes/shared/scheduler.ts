@@ -23,7 +23,7 @@ export type PollOutcome =
 export interface SchedulerDeps {
 	/** GET /results/{id}; the transport already waits on the RateBudget and retries 429/5xx. */
 	readResult(resultId: string): Promise<Result>;
-	/** The key's budget, read to spread reads over the window rather than spend it in one burst. */
+	/** The key's budget: how much of it is free decides how eagerly results are read. */
 	budget: RateBudget;
 	now(): number;
 	wait(ms: number, signal?: AbortSignal): Promise<void>;
@@ -38,23 +38,27 @@ export interface PollOptions {
 	onOutcome(target: PollTarget, outcome: PollOutcome): void | Promise<void>;
 }
 
-/** Probability that the first read finds the document finished: about 1.2 reads per document. */
-const FIRST_READ_PROBABILITY = 0.85;
-/** The same, for the next read after one that found the document still pending. */
-const REREAD_PROBABILITY = 0.8;
-/** After a long wait, re-read at most this share of the time already waited later (about log-many reads). */
+/**
+ * The read policy: a result is read once the chance that it finished since it was last seen
+ * pending reaches a threshold that follows how much of the key's budget is taken (see `thrift`).
+ * With room for every open document at the spec's cadence it is EAGER: the first read as soon as
+ * the document could be done (2 s after the upload at the earliest) and then every 2-3 s (spec
+ * 4.4), so it is seen about a second after it is done. With about one read per open document
+ * left, or after the key ran dry within the last window, it is THRIFTY: a read when the document
+ * is almost surely done, so each document costs about one read besides its upload.
+ */
+const EAGER = 0.05;
+const THRIFTY = 0.95;
+/** Of a full-rate pace for the rest of the window, the share left to uploads and other executions. */
+const KEPT_FOR_OTHERS = 0.75;
+/** After a long wait, re-read at most this share of the time already waited later (a wrong estimate costs little). */
 const REREAD_BACKOFF_SHARE = 0.2;
 /** How long after the deadline the last look may still start. */
 const LAST_LOOK_GRACE_MS = MIN_RESULT_READ_INTERVAL_MS;
-/** Reads in flight at once for one call. */
+/** Reads in flight at once for one call: what waits for the budget stays small, so other executions keep their turn. */
 const MAX_CONCURRENT_READS = 4;
-/** Requests of a window that may be spent at once; the rest is spread evenly over the window. */
-const BURST_SHARE = 0.25;
-const MIN_BURST = 4;
 /** Past the deadline only answers of reads in flight are awaited; this just bounds the sleep. */
 const IDLE_RECHECK_MS = 60_000;
-/** A due read gains one unit of priority (as much as "surely done") per this long overdue: no starvation. */
-const STARVATION_MS = 30_000;
 
 const terminal = new Set<string>(TERMINAL_STATUSES);
 const pending = new Set<string>(PENDING_STATUSES);
@@ -67,9 +71,10 @@ interface Watch {
 	queuedAt: number;
 	/** Only documents with known pages and queue time teach the estimator; guesses would mislead it. */
 	teaches: boolean;
-	nextReadAt: number;
 	/** Elapsed ms since queuing at which a read last found it pending (0: never). */
 	pendingAfterMs: number;
+	/** Epoch ms of the last answer; the upload counts as the first. */
+	answeredAt: number;
 	lastResult?: Result;
 	reading: boolean;
 	/** A read started at or after the last look (just before the deadline). */
@@ -90,21 +95,18 @@ function estimatorFor(budget: RateBudget): CompletionEstimator {
 
 /**
  * Reads each target's result until it is done, rejected, errored, unknown or out of time, calling
- * `onOutcome` for each as soon as that is known. Reads are timed by the estimated completion (few
- * requests per document), never closer than 2 s for one result (spec 4.4), spread over the key's
- * per-minute budget (spec 8), and stop at once on cancellation.
+ * `onOutcome` for each as soon as that is known. How eagerly follows the key's free budget (see
+ * EAGER and THRIFTY); never closer than 2 s for one result (spec 4.4), within the per-minute budget
+ * (spec 8, through the transport), one last look before the timeout, stopping at once on cancel.
  */
 export async function pollResults(targets: PollTarget[], options: PollOptions, deps: SchedulerDeps): Promise<void> {
 	throwIfCancelled(deps.signal);
 	const startedAt = deps.now();
 	const deadline = startedAt + options.timeoutMs;
+	// A read due at the deadline still happens before the timeout is declared.
+	const lastLook = deadline - 1;
 	const estimator = deps.estimator ?? estimatorFor(deps.budget);
 	const open = new Set(watchTargets(targets, startedAt));
-	// A read due at the deadline still happens before the timeout is declared (see lastLook).
-	const lastLook = deadline - 1;
-	for (const watch of open) {
-		watch.nextReadAt = Math.min(watch.queuedAt + estimator.quantileMs(watch.pages, FIRST_READ_PROBABILITY), lastLook);
-	}
 
 	const tasks = new Set<Promise<void>>();
 	let fatal: { error: unknown } | undefined;
@@ -125,7 +127,8 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 			(result) => ({ result }),
 			(error: unknown) => ({ error }),
 		);
-		const answeredAt = deps.now();
+		// The 2 s rule counts from the answer: it also covers the transport's retries inside the read.
+		watch.answeredAt = deps.now();
 		watch.reading = false;
 		if (stopped) return;
 		if ('error' in answer) {
@@ -139,14 +142,11 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 		estimatorStale = true;
 		if (terminal.has(result.status)) {
 			// Only `done` is processing time; `rejected` happens before processing (spec 3.4).
-			if (result.status === 'done' && watch.teaches) {
-				estimator.record(watch.pages, watch.pendingAfterMs, answeredAt - watch.queuedAt);
-			}
+			if (result.status === 'done' && watch.teaches) estimator.record(watch.pages, watch.pendingAfterMs, watch.answeredAt - watch.queuedAt);
 			return await finish(watch, { kind: 'settled', result });
 		}
 		if (!pending.has(result.status)) return await finish(watch, { kind: 'unknown-status', result });
 		watch.pendingAfterMs = Math.max(watch.pendingAfterMs, sentAt - watch.queuedAt);
-		watch.nextReadAt = nextReadAfterPending(watch, answeredAt, estimator, lastLook);
 	};
 
 	const start = (watch: Watch) => {
@@ -167,34 +167,33 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 			const woken = new Promise<void>((resolve) => (wake = resolve));
 			throwIfCancelled(deps.signal);
 			if (fatal) throw fatal.error;
-			const now = deps.now();
-			for (const watch of [...open]) {
-				// The last look is taken before a timeout is declared, even when the timer woke late;
-				// a grace period bounds it when the budget or the 2 s rule cannot allow it.
-				const lastLookPending = !watch.lookedAtEnd && watch.nextReadAt <= now && now < deadline + LAST_LOOK_GRACE_MS;
-				if (!watch.reading && now >= deadline && !lastLookPending) await finish(watch, { kind: 'timeout', result: watch.lastResult });
-			}
-			if (open.size === 0) break;
-
 			if (estimatorStale) {
 				estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
 				estimatorStale = false;
 			}
-			const reading = [...open].filter((w) => w.reading).length;
-			const due = [...open]
-				.filter((w) => !w.reading && w.nextReadAt <= now)
-				.map((w) => ({ watch: w, priority: priority(w, now, estimator) }))
-				.sort((a, b) => b.priority - a.priority);
-			const pace = readsAllowed(deps.budget.snapshot(), now, reading);
-			const startable = Math.min(due.length, MAX_CONCURRENT_READS - reading, pace.allowed);
-			for (const { watch } of due.slice(0, startable)) start(watch);
+			const now = deps.now();
+			const budget = deps.budget.snapshot();
+			const chance = EAGER + (THRIFTY - EAGER) * thrift(budget, [...open], now, estimator);
+			const readAt = new Map([...open].map((w) => [w, nextReadAt(w, chance, estimator, lastLook)]));
+			for (const watch of [...open]) {
+				// The last look is taken before a timeout is declared, even when the timer woke late;
+				// a grace period bounds it when the budget or the 2 s rule cannot allow it.
+				const lastLookPending = !watch.lookedAtEnd && readAt.get(watch)! <= now && now < deadline + LAST_LOOK_GRACE_MS;
+				if (!watch.reading && now >= deadline && !lastLookPending) await finish(watch, { kind: 'timeout', result: watch.lastResult });
+			}
 
-			// Sleep until the next thing that can change by itself; a read answering wakes it earlier.
+			// The longest overdue first: when more are due than may be read at once, none waits for ever.
+			const waiting = [...open].filter((w) => !w.reading);
+			const due = waiting.filter((w) => readAt.get(w)! <= now).sort((a, b) => readAt.get(a)! - readAt.get(b)!);
+			const reading = open.size - waiting.length;
+			for (const watch of due.slice(0, Math.max(0, MAX_CONCURRENT_READS - reading))) start(watch);
+
+			// Sleep until the next read is due, or the window turns (a fresh budget lowers the
+			// threshold); a read answering wakes it earlier.
 			let wakeAt = deadline > now ? deadline : now + IDLE_RECHECK_MS;
-			for (const watch of open) if (!watch.reading && watch.nextReadAt > now) wakeAt = Math.min(wakeAt, watch.nextReadAt);
-			// Due reads held back by the budget (not by the concurrency cap): look again when it allows more.
-			if (due.length > startable && reading + startable < MAX_CONCURRENT_READS) wakeAt = Math.min(wakeAt, Math.max(pace.retryAt, now + 1));
-			await sleepUnlessWoken(wakeAt - now, woken, deps);
+			for (const watch of waiting) if (readAt.get(watch)! > now) wakeAt = Math.min(wakeAt, readAt.get(watch)!);
+			if (budget.resetAt > now) wakeAt = Math.min(wakeAt, budget.resetAt);
+			if (open.size > 0) await sleepUnlessWoken(wakeAt - now, woken, deps);
 		}
 		await Promise.all(tasks);
 		if (fatal) throw fatal.error;
@@ -220,8 +219,8 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 			// A queue time "after" the start can only be clock skew between the service and n8n.
 			queuedAt: queuedKnown ? Math.min(target.queuedAt as number, startedAt) : startedAt,
 			teaches: pagesKnown && queuedKnown,
-			nextReadAt: startedAt,
 			pendingAfterMs: 0,
+			answeredAt: queuedKnown ? Math.min(target.queuedAt as number, startedAt) : startedAt,
 			reading: false,
 			lookedAtEnd: false,
 		});
@@ -230,41 +229,39 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 }
 
 /**
- * After a read found the result pending: the estimated completion given that, but never sooner than
- * 2 s after that read answered (spec 4.4, which also covers the transport's retries inside the read),
- * and for long documents no later than a share of the time already waited.
+ * When the chance that the result finished since it was last seen pending reaches `chance`; after a
+ * long wait no later than a share of the time waited; the last look just before the deadline; and
+ * never sooner than 2 s after the previous answer (spec 4.4).
  */
-function nextReadAfterPending(watch: Watch, answeredAt: number, estimator: CompletionEstimator, lastLook: number): number {
-	const estimated = watch.queuedAt + estimator.quantileMs(watch.pages, REREAD_PROBABILITY, watch.pendingAfterMs);
-	const longestGap = Math.max(MAX_RESULT_READ_INTERVAL_MS, REREAD_BACKOFF_SHARE * (answeredAt - watch.queuedAt));
-	const gap = Math.min(Math.max(estimated - answeredAt, MIN_RESULT_READ_INTERVAL_MS), longestGap);
-	// One last look just before the deadline, unless that would break the 2 s rule.
-	return Math.max(Math.min(answeredAt + gap, lastLook), answeredAt + MIN_RESULT_READ_INTERVAL_MS);
-}
-
-/** Most likely finished first, and the longer a read is overdue the higher it climbs. */
-function priority(watch: Watch, now: number, estimator: CompletionEstimator): number {
-	const likelyDone = estimator.probabilityDoneBy(watch.pages, now - watch.queuedAt, watch.pendingAfterMs);
-	return likelyDone + (now - watch.nextReadAt) / STARVATION_MS;
+function nextReadAt(watch: Watch, chance: number, estimator: CompletionEstimator, lastLook: number): number {
+	let at = watch.queuedAt + estimator.quantileMs(watch.pages, chance, watch.pendingAfterMs);
+	if (watch.pendingAfterMs > 0) {
+		at = Math.min(at, watch.answeredAt + Math.max(MAX_RESULT_READ_INTERVAL_MS, REREAD_BACKOFF_SHARE * (watch.answeredAt - watch.queuedAt)));
+	}
+	return Math.max(Math.min(at, lastLook), watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS);
 }
 
 /**
- * How many reads may start now: a burst of a quarter of the window, the rest of the remaining
- * requests spread evenly until the window ends, so uploads and other executions sharing the key
- * keep room. Reads of this call still in flight may not have reserved their request yet, so they
- * are counted as spent.
+ * How much of the key's budget is taken, from 0 to 1. The budget left in this window, minus a
+ * share of a full-rate pace kept for uploads and other executions, is compared with what the open
+ * documents would cost read eagerly (every 2 s from their first eager read until they are likely
+ * done, within this window): 0 when it covers that, 1 when it covers no more than one read each.
  */
-function readsAllowed(budget: RateLimitSnapshot, now: number, reading: number): { allowed: number; retryAt: number } {
-	if (budget.blockedUntil > now) return { allowed: 0, retryAt: budget.blockedUntil };
-	const windowLeft = Math.max(0, budget.resetAt - now);
-	const burst = Math.max(MIN_BURST, Math.ceil(budget.limit * BURST_SHARE));
-	const keepForLater = Math.max(0, Math.ceil((budget.limit * windowLeft) / RATE_WINDOW_MS) - burst);
-	const allowed = budget.remaining - reading - keepForLater;
-	if (allowed > 0) return { allowed, retryAt: now };
-	if (budget.remaining - reading <= 0) return { allowed: 0, retryAt: Math.max(budget.resetAt, now + 1) };
-	// keepForLater drops by one every window/limit ms.
-	const perRequestMs = RATE_WINDOW_MS / budget.limit;
-	return { allowed: 0, retryAt: Math.min(now + (1 - allowed) * perRequestMs, budget.resetAt) };
+function thrift(budget: RateLimitSnapshot, watches: Watch[], now: number, estimator: CompletionEstimator): number {
+	// A key that ran out within the last window asks more than it gives: every extra read delays another request.
+	if (budget.blockedUntil > now || now - budget.ranDryAt < RATE_WINDOW_MS) return 1;
+	const windowEnd = Math.max(now, budget.resetAt);
+	const spare = budget.remaining - (KEPT_FOR_OTHERS * budget.limit * (windowEnd - now)) / RATE_WINDOW_MS;
+	let eager = 0;
+	for (const watch of watches) {
+		const from = Math.max(now, watch.queuedAt + estimator.quantileMs(watch.pages, EAGER, watch.pendingAfterMs));
+		const likelyDone = Math.min(windowEnd, watch.queuedAt + estimator.quantileMs(watch.pages, 0.5, watch.pendingAfterMs));
+		eager += 1 + Math.max(0, likelyDone - from) / MIN_RESULT_READ_INTERVAL_MS;
+	}
+	const least = watches.length;
+	if (spare >= eager) return 0;
+	if (spare <= least) return 1;
+	return (eager - spare) / (eager - least);
 }
 
 /** Sleeps until `ms` pass or `woken` resolves (a read answered), whichever is first; cancellable. */

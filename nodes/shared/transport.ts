@@ -1,3 +1,4 @@
+import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
@@ -98,6 +99,8 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 	const isUpload = call.file !== undefined;
 	const idempotent = call.method === 'GET';
 	const counts: Record<RetryKind, number> = { 'rate-limited': 0, busy: 0, idempotent: 0 };
+	// Built once: a retried upload sends the same bytes without another copy of the file.
+	const upload = call.file && multipartBody(call.file);
 
 	/** Waits before the next attempt and says whether there is one. `delayMs` defaults to backoff. */
 	const retry = async (kind: RetryKind, delayMs?: number): Promise<boolean> => {
@@ -114,7 +117,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 		await budget.acquire(signal);
 		let response: RawResponse;
 		try {
-			response = await send(ctx, baseUrl, call, signal);
+			response = await send(ctx, baseUrl, call, upload, signal);
 		} catch (error) {
 			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled', { itemIndex: call.itemIndex });
 			const failure = networkFailure(error);
@@ -175,23 +178,22 @@ export function uploadMayHaveBeenAccepted(error: unknown): boolean {
 	return (error instanceof NodeApiError || error instanceof NodeOperationError) && error.context[MAY_HAVE_BEEN_ACCEPTED] === true;
 }
 
-async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, signal: AbortSignal | undefined): Promise<RawResponse> {
+async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, upload: MultipartBody | undefined, signal: AbortSignal | undefined): Promise<RawResponse> {
 	const options: IHttpRequestOptions = {
 		method: call.method,
 		url: baseUrl + call.path,
 		headers: { Accept: 'application/json' },
 		returnFullResponse: true,
 		ignoreHttpStatusErrors: true,
-		timeout: call.file ? RETRY.uploadTimeoutMs : RETRY.readTimeoutMs,
+		timeout: upload ? RETRY.uploadTimeoutMs : RETRY.readTimeoutMs,
 		abortSignal: signal,
 		// The spec has no redirects, and n8n would carry the X-API-Key header to wherever one points.
 		disableFollowRedirect: true,
 	};
-	if (call.file) {
-		const form = new FormData();
-		form.append('file', new Blob([call.file.bytes as Uint8Array<ArrayBuffer>], { type: call.file.mimeType }), call.file.fileName);
-		options.body = form;
-		// n8n would otherwise JSON-encode the body; FormData sets its own multipart boundary.
+	if (upload) {
+		options.headers = { ...options.headers, 'Content-Type': upload.contentType };
+		options.body = upload.body;
+		// n8n would otherwise JSON-encode the body.
 		options.json = false;
 	} else if (call.body !== undefined) {
 		options.body = call.body;
@@ -201,6 +203,27 @@ async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, signal: Abo
 	}
 	const response = (await ctx.helpers.httpRequestWithAuthentication.call(ctx, CREDENTIAL_TYPE, options)) as RawResponse;
 	return { statusCode: response.statusCode, headers: lowerCaseKeys(response.headers ?? {}), body: response.body };
+}
+
+interface MultipartBody {
+	body: Buffer;
+	contentType: string;
+}
+
+/**
+ * Spec 4.2: a multipart form with one part `file` that carries its content type, laid out as
+ * FormData would lay it out, but in one buffer: a global FormData holds the file in a Blob (a
+ * copy) and n8n's HTTP client reads the Blob into another while sending, so each upload held
+ * three copies of the file at once. Here the only copy besides n8n's binary buffer is this body.
+ */
+function multipartBody(file: UploadFile): MultipartBody {
+	const boundary = `----DocumentExtraction${randomBytes(16).toString('hex')}`;
+	// Escaped as FormData escapes them (WHATWG), so no file name can break out of its header.
+	const fileName = file.fileName.replace(/[\r\n"]/g, (character) => encodeURIComponent(character));
+	const mimeType = file.mimeType.replace(/[\r\n]/g, '');
+	const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimeType}\r\n\r\n`;
+	const body = Buffer.concat([Buffer.from(head, 'utf8'), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
+	return { body, contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 function parseBody(body: unknown): unknown {

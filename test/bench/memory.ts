@@ -22,9 +22,10 @@ const MB = 1024 * 1024;
 
 /**
  * Peak memory of this process while 10 executions of the action node each upload a 4.3 MB PDF at
- * once. The sandbox runs in a child process, so its copies of the files are not counted: what is
- * measured is n8n's side (input items with the file inline as base64, as an email trigger
- * delivers it, and the node's request bodies).
+ * once, over what it held before with their input items already built (the file inline as
+ * base64, as an email trigger delivers it). The sandbox runs in a child process, so its copies of
+ * the files are not counted: what is measured is the node's upload path (the binary buffer, the
+ * preflight, the request body, n8n's HTTP client).
  */
 export async function measureConcurrentUploads(): Promise<UploadMemory> {
 	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--plan', 'paid', '--pages', '100000', '--max-concurrent-uploads', String(UPLOADS)]);
@@ -35,6 +36,9 @@ export async function measureConcurrentUploads(): Promise<UploadMemory> {
 		// One small run first, so module loading and first-use caches are not counted as the uploads' cost.
 		await runNode({ nodeType: 'action', parameters: { resource: 'template', operation: 'getMany', returnAll: true }, credential });
 
+		// The input items exist before the node runs (an email trigger delivered them, the file inline
+		// as base64): built before the baseline, so what is measured is the node's own upload path.
+		const inputs = Array.from({ length: UPLOADS }, (_, i) => binaryItem(bytes, `large-${i + 1}.pdf`, 'application/pdf'));
 		const baseline = process.memoryUsage();
 		const peak = { rss: baseline.rss, heapUsed: baseline.heapUsed };
 		const sampler = setInterval(() => {
@@ -44,14 +48,7 @@ export async function measureConcurrentUploads(): Promise<UploadMemory> {
 		}, SAMPLE_EVERY_MS);
 		const started = Date.now();
 		const runs = await Promise.all(
-			Array.from({ length: UPLOADS }, (_, i) =>
-				runNode({
-					nodeType: 'action',
-					parameters: { resource: 'document', operation: 'extract', waitForResult: false },
-					credential,
-					input: [binaryItem(bytes, `large-${i + 1}.pdf`, 'application/pdf')],
-				}),
-			),
+			inputs.map((input) => runNode({ nodeType: 'action', parameters: { resource: 'document', operation: 'extract', waitForResult: false }, credential, input: [input] })),
 		);
 		const seconds = (Date.now() - started) / 1000;
 		clearInterval(sampler);

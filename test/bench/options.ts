@@ -1,38 +1,44 @@
 import { parseArgs } from 'node:util';
 
+export const SCENARIO_KEYS = ['single', 'batch', 'paid', 'shared', 'memory'] as const;
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
+
 export interface BenchOptions {
-	/** Documents through the pipeline (default 60). */
+	/** Documents through the throughput scenarios (default 60). */
 	docs: number;
-	/** Sandbox timing 20 times quicker than the spec's typical 3-20 s. */
-	fast: boolean;
+	/** Documents of the one-at-a-time scenario, one run each (default 20, enough for a p95). */
+	runs: number;
 	/** Documents per loop iteration (n8n's Loop Over Items batch size). */
 	batch: number;
-	/** Executions running at once on the same key (n8n production concurrency / queue-mode workers). */
-	lanes: number;
-	/** Skip the memory and mapping measurements (they do not depend on the scheduler). */
-	pipelineOnly: boolean;
+	/** Sandbox timing 20 times quicker than the spec's typical 3-20 s. */
+	fast: boolean;
+	/** The scenarios to run (default all). */
+	only: ScenarioKey[];
 }
 
-export const BENCH_HELP = `npm run bench -- [--docs N] [--fast] [--batch K] [--lanes W] [--pipeline-only]`;
+export const BENCH_HELP = `npm run bench -- [--docs N] [--runs N] [--batch K] [--fast] [--only ${SCENARIO_KEYS.join(',')}]`;
 
-export function parseBenchArgs(argv: string[], defaults: Omit<BenchOptions, 'fast' | 'pipelineOnly'>): BenchOptions {
+export function parseBenchArgs(argv: string[], defaults: Pick<BenchOptions, 'docs' | 'runs' | 'batch'>): BenchOptions {
 	const { values } = parseArgs({
 		args: argv,
 		strict: true,
 		options: {
 			docs: { type: 'string' },
-			fast: { type: 'boolean' },
+			runs: { type: 'string' },
 			batch: { type: 'string' },
-			lanes: { type: 'string' },
-			'pipeline-only': { type: 'boolean' },
+			fast: { type: 'boolean' },
+			only: { type: 'string' },
 		},
 	});
+	const only = values.only === undefined ? [...SCENARIO_KEYS] : values.only.split(',').map((key) => key.trim());
+	const unknown = only.filter((key) => !(SCENARIO_KEYS as readonly string[]).includes(key));
+	if (unknown.length > 0) throw new Error(`--only: unknown scenario ${unknown.join(', ')}\n${BENCH_HELP}`);
 	return {
 		docs: positiveInteger(values.docs, '--docs') ?? defaults.docs,
-		fast: values.fast === true,
+		runs: positiveInteger(values.runs, '--runs') ?? defaults.runs,
 		batch: positiveInteger(values.batch, '--batch') ?? defaults.batch,
-		lanes: positiveInteger(values.lanes, '--lanes') ?? defaults.lanes,
-		pipelineOnly: values['pipeline-only'] === true,
+		fast: values.fast === true,
+		only: only as ScenarioKey[],
 	};
 }
 

@@ -57,6 +57,27 @@ export async function runExtractionWorkflow(documents: BenchDocument[], config: 
 	return run;
 }
 
+/**
+ * What a user does with one invoice: Document Extraction (Extract, "Wait for Result" on), one
+ * document per execution, one execution after another (the editor's "Test step", or a trigger
+ * that fires now and then). The same read policy as the Poller waits inside the node.
+ */
+export async function runOneAtATime(documents: BenchDocument[], credential: TestCredential): Promise<FlowRun> {
+	const run: FlowRun = { startedAt: Date.now(), endedAt: 0, outputs: [0, 0, 0, 0], failures: [] };
+	for (const document of documents) {
+		const extracted = await runNode({
+			nodeType: 'action',
+			parameters: { resource: 'document', operation: 'extract', waitForResult: true },
+			credential,
+			input: [binaryItem(document.bytes, document.fileName, document.mimeType)],
+		});
+		if (extracted.error) run.failures.push(`extract: ${extracted.error.message}`);
+		run.outputs[0] += extracted.outputs[0]?.length ?? 0;
+	}
+	run.endedAt = Date.now();
+	return run;
+}
+
 async function uploadBatch(batch: BenchDocument[], credential: TestCredential): Promise<{ items: INodeExecutionData[] } | { failure: string }> {
 	const uploaded = await runNode({
 		nodeType: 'action',

@@ -126,6 +126,8 @@ describe('the upload request', () => {
 		['supplier-42.pdf', 'supplier-42.pdf'],
 		['March invoice', 'March invoice.pdf'],
 		['  ', 'invoice.pdf'],
+		// Quotes escaped as the WHATWG FormData escapes them; UTF-8 kept.
+		['Factura "Nº 7"', 'Factura %22Nº 7%22.pdf'],
 	])('File Name option "%s" is sent as "%s"', async (fileName, sent) => {
 		const { item } = await pdfItem('invoice.pdf');
 		const service = serviceFor('/api/v1/process', []);

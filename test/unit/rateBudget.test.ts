@@ -90,6 +90,20 @@ describe('RateBudget', () => {
 		expect(budget.snapshot()).toEqual(before);
 	});
 
+	it('remembers when the key last ran dry: a request waited for the window, or a 429 came', async () => {
+		const clock = new FakeClock();
+		const budget = new RateBudget(clock);
+		await acquireTimes(clock, budget, 59);
+		expect(budget.snapshot().ranDryAt).toBe(0);
+		const before = clock.now();
+		await acquireTimes(clock, budget, 1);
+		expect(budget.snapshot().ranDryAt).toBe(before);
+
+		await clock.run(clock.wait(5_000));
+		budget.blockFor(2_000);
+		expect(budget.snapshot().ranDryAt).toBe(clock.now());
+	});
+
 	it('sends nothing before Retry-After has elapsed, bounded to a minute', async () => {
 		const clock = new FakeClock();
 		const budget = new RateBudget(clock);

@@ -5,7 +5,7 @@ import * as document from './actions/document';
 import { router } from './actions/router';
 import { operationSubtitle } from './actions/subtitle';
 import * as template from './actions/template';
-import { getTableFields } from '../shared/tableFieldOptions';
+import { getTableFields } from '../shared/templates/tableFieldOptions';
 import { searchTemplates } from './methods/listSearch';
 
 const resource: INodeProperties = {

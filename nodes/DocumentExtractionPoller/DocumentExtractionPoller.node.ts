@@ -1,12 +1,12 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { awaitResults, type PendingDocument } from '../shared/awaitResults';
-import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
-import { ItemSink } from '../shared/itemSink';
+import { awaitResults, type PendingDocument } from '../shared/waiting/awaitResults';
+import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
+import { ItemSink } from '../shared/output/itemSink';
 import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
-import { checkResultId } from '../shared/preflight';
-import { getTableFields } from '../shared/tableFieldOptions';
+import { checkResultId } from '../shared/preflight/upload';
+import { getTableFields } from '../shared/templates/tableFieldOptions';
 
 /** Output indexes, in the order of `outputNames`. */
 const OUTPUT = { done: 0, rejected: 1, error: 2, stillProcessing: 3 } as const;

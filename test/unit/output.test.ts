@@ -1,14 +1,14 @@
 import { NodeOperationError, type IExecuteFunctions, type INode } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/descriptions';
+import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/output/descriptions';
 import {
 	describeUnsuccessfulResult,
 	doneResultToJson,
 	OutputMappingError,
 	unsuccessfulResultToJson,
 	type OutputOptions,
-} from '../../nodes/shared/output';
+} from '../../nodes/shared/output/mapping';
 import type { ExtractedField, Result } from '../../nodes/shared/schemas';
 
 const RESULT_ID = '5b7c2a1e-4d3f-4e8a-9c1b-2f6d8e0a1b3c';

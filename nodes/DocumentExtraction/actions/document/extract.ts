@@ -1,14 +1,14 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { awaitResults, type PendingDocument } from '../../../shared/awaitResults';
-import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
-import { addWarning } from '../../../shared/executionHints';
-import type { ItemSink } from '../../../shared/itemSink';
-import type { OutputOptions } from '../../../shared/output';
+import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
+import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
+import { addWarning } from '../../../shared/output/executionHints';
+import type { ItemSink } from '../../../shared/output/itemSink';
+import type { OutputOptions } from '../../../shared/output/mapping';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
-import type { UploadFile } from '../../../shared/transport';
-import { uploadOnce } from '../../../shared/uploadLedger';
+import type { UploadFile } from '../../../shared/http/transport';
+import { uploadOnce } from '../../../shared/http/uploadLedger';
 import { readUploadFile } from './file';
 
 /** Spec 4.4: typical 3-20 s, a long bank statement about 2 minutes, "give up after a few minutes". */

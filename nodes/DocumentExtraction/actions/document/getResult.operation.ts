@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getResult } from '../../../shared/api';
-import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
-import type { ItemSink } from '../../../shared/itemSink';
-import { checkResultId } from '../../../shared/preflight';
-import { withRequiredFields } from '../../../shared/requiredFields';
-import { settleResult } from '../../../shared/settleResult';
+import { getResult } from '../../../shared/http/api';
+import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
+import type { ItemSink } from '../../../shared/output/itemSink';
+import { checkResultId } from '../../../shared/preflight/upload';
+import { withRequiredFields } from '../../../shared/output/requiredFields';
+import { settleResult } from '../../../shared/output/settleResult';
 
 const show = { show: { resource: ['document'], operation: ['getResult'] } };
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { createScanner } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
+import { createScanner } from '../../../shared/http/api';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';
 

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldsFromUi, parseFieldsJson, validateTemplateInput } from '../../../shared/templateDefinition';
+import { fieldsFromUi, parseFieldsJson, validateTemplateInput } from '../../../shared/templates/validation';
 
 /**
  * Reads the template fields as the user defined them (UI rows or JSON) and checks every limit of

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { updateScanner } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
+import { updateScanner } from '../../../shared/http/api';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { readBoolean } from '../../../shared/parameters';
 import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';

@@ -4,10 +4,10 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
 import { apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from './connection';
-import { MIN_RESULT_READ_INTERVAL_MS } from './limits';
+import { MIN_RESULT_READ_INTERVAL_MS } from '../limits';
 import { describeServiceError, serviceApiError } from './errors';
 import { rateBudgetFor, type RateBudget } from './rateBudget';
-import { waitFor } from './wait';
+import { waitFor } from '../wait';
 
 /**
  * The one place that talks HTTP to the service: URLs, the credential, multipart, the per-key

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { uploadDocument } from './api';
-import type { UploadAccepted } from './schemas';
+import type { UploadAccepted } from '../schemas';
 import { uploadMayHaveBeenAccepted, type UploadFile } from './transport';
 
 /**

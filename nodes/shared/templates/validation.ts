@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIELD_TYPES, TEMPLATE_LIMITS, type FieldType } from './limits';
-import type { FieldDefinition } from './schemas';
+import { FIELD_TYPES, TEMPLATE_LIMITS, type FieldType } from '../limits';
+import type { FieldDefinition } from '../schemas';
 
 /**
  * Template definitions (spec 2.1, 2.2, 4.6, 4.8 and the limits of part 8): checked here, before

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceError } from './errors';
+import type { ServiceError } from '../http/errors';
 
 type NodeError = NodeApiError | NodeOperationError;
 

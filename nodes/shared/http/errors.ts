@@ -1,8 +1,8 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from './limits';
-import { errorBodySchema, type ErrorBody } from './schemas';
+import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
+import { errorBodySchema, type ErrorBody } from '../schemas';
 
 /**
  * Every error answer of the service (spec 7.2 and 7.3) becomes one NodeApiError that says what

@@ -11,7 +11,7 @@ import {
 	type Result,
 	type Scanner,
 	type UploadAccepted,
-} from './schemas';
+} from '../schemas';
 
 /** The service's eight operations (spec 4.1), each once. */
 

@@ -2,8 +2,8 @@ import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { ItemSink } from './itemSink';
-import { describeUnsuccessfulResult, doneResultToJson, OutputMappingError, unsuccessfulResultToJson, type OutputOptions } from './output';
-import type { Result } from './schemas';
+import { describeUnsuccessfulResult, doneResultToJson, OutputMappingError, unsuccessfulResultToJson, type OutputOptions } from './mapping';
+import type { Result } from '../schemas';
 
 /**
  * Where each kind of finished result goes. The action node has one output and fails rejected and

@@ -1,8 +1,7 @@
 import { createHash } from 'crypto';
 
-import { DEFAULT_REQUESTS_PER_MINUTE } from './limits';
-import { untilCancelled } from './cancellation';
-import { throwIfCancelled, waitFor } from './wait';
+import { DEFAULT_REQUESTS_PER_MINUTE } from '../limits';
+import { throwIfCancelled, untilCancelled, waitFor } from '../wait';
 
 /** Spec 2.8: the limit is counted per key over a one-minute window. */
 export const RATE_WINDOW_MS = 60_000;

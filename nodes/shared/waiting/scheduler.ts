@@ -1,8 +1,8 @@
 import { CompletionEstimator } from './completionEstimate';
-import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from './limits';
-import { RATE_WINDOW_MS, type RateBudget, type RateLimitSnapshot } from './rateBudget';
-import type { Result } from './schemas';
-import { ExecutionCancelledError, throwIfCancelled } from './wait';
+import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
+import { RATE_WINDOW_MS, type RateBudget, type RateLimitSnapshot } from '../http/rateBudget';
+import type { Result } from '../schemas';
+import { ExecutionCancelledError, throwIfCancelled } from '../wait';
 
 export interface PollTarget {
 	/** The caller's index, e.g. the item index. */

@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { MAX_PAGES_PER_DOCUMENT } from './limits';
-import type { ExtractedField, Result } from './schemas';
+import { MAX_PAGES_PER_DOCUMENT } from '../limits';
+import type { ExtractedField, Result } from '../schemas';
 
 /**
  * A Result (spec 2.4) -> the JSON of workflow items. The one place where results take their

@@ -1,4 +1,4 @@
-import { opensWithoutPassword } from './pdfEncryption';
+import { opensWithoutPassword } from './encryption';
 import {
 	PdfName,
 	PdfRef,
@@ -12,8 +12,8 @@ import {
 	type PdfDict,
 	type PdfValue,
 	type TextRange,
-} from './pdfSyntax';
-import { MAX_FILE_BYTES } from './limits';
+} from './syntax';
+import { MAX_FILE_BYTES } from '../../limits';
 
 /**
  * Reads the little the preflight needs from a PDF (page count, encryption, a complete ending)

@@ -1,7 +1,7 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { OUTPUT_MODES, type OutputOptions } from './output';
-import { readBoolean, readChoice, readNumber } from './parameters';
+import { OUTPUT_MODES, type OutputOptions } from './mapping';
+import { readBoolean, readChoice, readNumber } from '../parameters';
 
 /**
  * The output parameters both nodes show, and the one reader of them. Parameter names are part of

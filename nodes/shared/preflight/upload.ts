@@ -1,5 +1,5 @@
-import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from './limits';
-import { readPdfStructure } from './pdfStructure';
+import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
+import { readPdfStructure } from './pdf/structure';
 
 /**
  * What can be known about a file before it is sent: no request is made and no page of quota is

@@ -6,7 +6,14 @@ import { z } from 'zod';
  * dropped. Only what the code relies on is required.
  */
 
-/** Spec 2.2: a field definition inside a template. Limits are checked in templateDefinition.ts. */
+/**
+ * Keys no object built from the service's or the user's data may carry: assigning them changes the
+ * object itself. The schemas let unknown keys through, so code that copies such data into new
+ * objects renames or skips these.
+ */
+export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Spec 2.2: a field definition inside a template. Limits are checked in templates/validation.ts. */
 export interface FieldDefinition {
 	name: string;
 	label?: string;

@@ -1,6 +1,7 @@
 import * as workflow from 'n8n-workflow';
 
-type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+/** A cancellable wait: `waitFor`, or a fake clock's in tests. */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /**
  * A wait that ends early when the execution is cancelled. n8n-workflow 2.x has
@@ -10,8 +11,8 @@ type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export async function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
 	throwIfCancelled(signal);
 	if (ms <= 0) return;
-	const sleepWithAbort = (workflow as { sleepWithAbort?: Sleep }).sleepWithAbort;
-	const sleep: Sleep = sleepWithAbort ?? workflow.sleep;
+	const sleepWithAbort = (workflow as { sleepWithAbort?: Wait }).sleepWithAbort;
+	const sleep: Wait = sleepWithAbort ?? workflow.sleep;
 	// Both helpers reject with their own abort error; callers only need to know it was a cancel.
 	const failure = await sleep(ms, signal).then(
 		() => undefined,

@@ -424,8 +424,7 @@ describe('results without data', () => {
 		expect(describeUnsuccessfulResult({ result_id: RESULT_ID, status: 'error', error_code: 'INTERNAL_ERROR' }).description).toMatch(/^Try again later/);
 	});
 
-	it('describes pending and unknown states', () => {
-		expect(describeUnsuccessfulResult({ result_id: RESULT_ID, status: 'processing' }).message).toMatch(/still being processed/);
+	it('describes unknown states', () => {
 		expect(describeUnsuccessfulResult({ result_id: RESULT_ID, status: 'archived' }).description).toMatch(/newer version/);
 	});
 });

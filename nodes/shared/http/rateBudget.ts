@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../limits';
-import { throwIfCancelled, untilCancelled, waitFor } from '../wait';
+import { throwIfCancelled, untilCancelled, waitFor, type Wait } from '../wait';
 
 /** Spec 2.8: the limit is counted per key over a one-minute window. */
 export const RATE_WINDOW_MS = 60_000;
@@ -48,8 +48,6 @@ export interface RateLimitSnapshot {
 export interface Clock {
 	now(): number;
 }
-
-export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 const systemClock: Clock = { now: () => Date.now() };
 

@@ -80,10 +80,6 @@ export class ItemSink {
 		this.holding = true;
 	}
 
-	isSettled(itemIndex: number): boolean {
-		return this.settled.has(itemIndex);
-	}
-
 	/** The node's return value, in input order on each output, after checking that no input item was lost. */
 	result(itemCount: number): INodeExecutionData[][] {
 		if (this.failures.length > 0) throw this.stopError(this.failures[0].error);

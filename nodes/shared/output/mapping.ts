@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { MAX_PAGES_PER_DOCUMENT } from '../limits';
-import type { ExtractedField, Result } from '../schemas';
+import { UNSAFE_KEYS, type ExtractedField, type Result } from '../schemas';
 
 /**
  * A Result (spec 2.4) -> the JSON of workflow items. The one place where results take their
@@ -299,16 +299,10 @@ const ERROR_CODE_HELP: Record<string, { meaning: string; fix: string }> = {
 	},
 };
 
-/** Headline and advice for the error raised when a result did not finish with data. */
+/** Headline and advice for a result that ended without data: rejected, errored, or in a state the spec does not know (pending results never get here). */
 export function describeUnsuccessfulResult(result: Result): { message: string; description: string } {
 	const document = result.filename ? `The document "${result.filename}"` : 'The document';
 	const reference = `Result ID: ${result.result_id}`;
-	if (result.status === 'queued' || result.status === 'processing') {
-		return {
-			message: `${document} is still being processed (status "${result.status}")`,
-			description: `Read it again later with the Get Result operation. ${reference}`,
-		};
-	}
 	if (result.status !== 'error' && result.status !== 'rejected') {
 		return {
 			message: `${document} has a status this node does not know: "${result.status}"`,
@@ -333,8 +327,6 @@ export function describeUnsuccessfulResult(result: Result): { message: string; d
 
 // ---------------------------------------------------------------------------------------------
 // Safe copying of data whose keys come from the service.
-
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /**
  * Sets `key` on `target` under a key that cannot touch the prototype, is not reserved and is not

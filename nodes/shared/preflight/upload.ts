@@ -1,4 +1,4 @@
-import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
+import { formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
 import { readPdfStructure } from './pdf/structure';
 
 /**
@@ -20,9 +20,9 @@ export type PreflightErrorCode =
 	| 'PDF_NO_PAGES'
 	| 'PDF_TOO_MANY_PAGES';
 
-export interface UploadAccepted {
+/** The preflight's verdict on a file it lets through (not the service's 202 answer, `UploadAccepted` in schemas.ts). */
+export interface FileAccepted {
 	ok: true;
-	kind: UploadKind;
 	/** The content type read from the bytes, whatever the binary data declared. */
 	mimeType: string;
 	/** The file name to send, its extension matching the content (see `nameForContent`). */
@@ -42,7 +42,7 @@ export interface PreflightProblem {
 	description: string;
 }
 
-export type UploadInspection = UploadAccepted | PreflightProblem;
+export type UploadInspection = FileAccepted | PreflightProblem;
 
 const ACCEPTED_FORMATS_TEXT = 'PDF, JPEG or PNG';
 
@@ -78,9 +78,8 @@ export async function inspectUpload(
 
 	if (bytes.byteLength > MAX_FILE_BYTES) return tooLarge(bytes.byteLength, format.kind);
 
-	const accepted: UploadAccepted = {
+	const accepted: FileAccepted = {
 		ok: true,
-		kind: format.kind,
 		mimeType: UPLOAD_KINDS[format.kind].mimeType,
 		fileName: nameForContent(fileName, format.kind),
 		// Spec 1 / 8.3: an image counts as one page.
@@ -202,16 +201,15 @@ function tooLarge(size: number, kind: UploadKind): PreflightProblem {
 	const fix =
 		kind === 'pdf'
 			? `Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size"), or split it into smaller PDFs.`
-			: `Lower the image resolution to about ${RECOMMENDED_IMAGE_LONG_SIDE_PX.toLocaleString('en-US')} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
+			: `Lower the image resolution to about ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
 	return problem('FILE_TOO_LARGE', `The file is ${actual} MB; the service accepts files up to about ${limit} MB`, fix);
 }
 
 /** Both sizes in MB with just enough decimals to tell them apart (4.40001 MB is over 4.4 MB). */
 function megabytesApart(size: number, limit: number): [string, string] {
-	const format = (bytes: number, digits: number) => (bytes / 1_000_000).toFixed(digits);
 	let digits = 1;
-	while (digits < 6 && format(size, digits) === format(limit, digits)) digits++;
-	return [format(size, digits), format(limit, 1)];
+	while (digits < 6 && formatMegabytes(size, digits) === formatMegabytes(limit, digits)) digits++;
+	return [formatMegabytes(size, digits), formatMegabytes(limit)];
 }
 
 function problem(code: PreflightErrorCode, message: string, description: string): PreflightProblem {

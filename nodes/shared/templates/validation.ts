@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { FIELD_TYPES, TEMPLATE_LIMITS, type FieldType } from '../limits';
-import type { FieldDefinition } from '../schemas';
+import { FIELD_TYPES, formatCount, formatKilobytes, TEMPLATE_LIMITS, type FieldType } from '../limits';
+import { UNSAFE_KEYS, type FieldDefinition } from '../schemas';
 
 /**
  * Template definitions (spec 2.1, 2.2, 4.6, 4.8 and the limits of part 8): checked here, before
@@ -103,7 +103,7 @@ function checkLength(text: string, limit: number, path: string, subject: string)
 	if (text.length <= limit) return;
 	const characters = characterCount(text);
 	if (characters > limit) {
-		throw new InvalidTemplate(path, `${subject} is ${characters.toLocaleString('en-US')} characters long; the limit is ${limit.toLocaleString('en-US')}`);
+		throw new InvalidTemplate(path, `${subject} is ${formatCount(characters)} characters long; the limit is ${formatCount(limit)}`);
 	}
 }
 
@@ -140,8 +140,6 @@ function checkFieldList(value: unknown, path: string, level: Level, owner?: stri
 }
 
 const KNOWN_FIELD_KEYS = ['name', 'label', 'type', 'value_type', 'required', 'description', 'format_hint', 'examples', 'item_fields'];
-/** Keys no object built from user data may carry: assigning them changes the object itself. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function checkField(value: unknown, path: string, level: Level, index: number): FieldDefinition {
 	const noun = level === 'field' ? 'Field' : 'Column';
@@ -246,10 +244,9 @@ function checkExamples(value: unknown, path: string, subject: string): string[] 
 function checkDefinitionSize(value: TemplateInput): void {
 	const bytes = new TextEncoder().encode(JSON.stringify(value)).byteLength;
 	if (bytes > TEMPLATE_LIMITS.definitionBytes) {
-		const kb = (size: number) => (size / 1000).toFixed(1).replace(/\.0$/, '');
 		throw new InvalidTemplate(
 			value.fields ? 'fields' : '',
-			`The template definition is ${kb(bytes)} KB (${bytes.toLocaleString('en-US')} bytes) as JSON; the limit is ${kb(TEMPLATE_LIMITS.definitionBytes)} KB. Shorten descriptions or remove fields`,
+			`The template definition is ${formatKilobytes(bytes)} KB (${formatCount(bytes)} bytes) as JSON; the limit is ${formatKilobytes(TEMPLATE_LIMITS.definitionBytes)} KB. Shorten descriptions or remove fields`,
 		);
 	}
 }

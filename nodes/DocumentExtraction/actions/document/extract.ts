@@ -1,6 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
 import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
@@ -10,9 +11,6 @@ import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, re
 import type { UploadFile } from '../../../shared/http/transport';
 import { uploadOnce } from '../../../shared/http/uploadLedger';
 import { readUploadFile } from './file';
-
-/** Spec 4.4: typical 3-20 s, a long bank statement about 2 minutes, "give up after a few minutes". */
-const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 
 /** Parameters both extract operations show, below their own. */
 export function extractProperties(operation: string): INodeProperties[] {

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getResult } from '../../../shared/http/api';
+import { PENDING_STATUSES } from '../../../shared/limits';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import type { ItemSink } from '../../../shared/output/itemSink';
 import { checkResultId } from '../../../shared/preflight/upload';
@@ -56,7 +57,7 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 	}
 	const outputOptions = readOutputOptions(this, itemIndex);
 	const result = await getResult(this, checked.id, itemIndex);
-	if (result.status === 'queued' || result.status === 'processing') {
+	if ((PENDING_STATUSES as readonly string[]).includes(result.status)) {
 		sink.emit(itemIndex, [{ result_id: result.result_id, status: result.status, pending: true } as IDataObject]);
 		return;
 	}

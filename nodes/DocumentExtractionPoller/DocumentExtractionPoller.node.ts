@@ -2,12 +2,12 @@ import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescrip
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
-import { awaitResults, type PendingDocument } from '../shared/waiting/awaitResults';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
 import { ItemSink } from '../shared/output/itemSink';
 import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
-import { checkResultId } from '../shared/preflight/upload';
+import { checkResultId } from '../shared/preflight/ids';
 import { getTableFields } from '../shared/templates/tableFieldOptions';
+import { awaitResults, type PendingDocument } from '../shared/waiting/awaitResults';
 
 /** Output indexes, in the order of `outputNames`. */
 const OUTPUT = { done: 0, rejected: 1, error: 2, stillProcessing: 3 } as const;

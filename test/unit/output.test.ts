@@ -2,13 +2,9 @@ import { NodeOperationError, type IExecuteFunctions, type INode } from 'n8n-work
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/output/descriptions';
-import {
-	describeUnsuccessfulResult,
-	doneResultToJson,
-	OutputMappingError,
-	unsuccessfulResultToJson,
-	type OutputOptions,
-} from '../../nodes/shared/output/mapping';
+import { doneResultToJson } from '../../nodes/shared/output/mapping';
+import { OutputMappingError, type OutputOptions } from '../../nodes/shared/output/options';
+import { describeUnsuccessfulResult, unsuccessfulResultToJson } from '../../nodes/shared/output/unsuccessful';
 import type { ExtractedField, Result } from '../../nodes/shared/schemas';
 
 const RESULT_ID = '5b7c2a1e-4d3f-4e8a-9c1b-2f6d8e0a1b3c';

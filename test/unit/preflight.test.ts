@@ -2,7 +2,9 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
-import { checkResultId, checkTemplateId, inspectUpload, isResultId, nameForContent, type UploadInspection } from '../../nodes/shared/preflight/upload';
+import { nameForContent } from '../../nodes/shared/preflight/fileTypes';
+import { checkResultId, checkTemplateId, isResultId } from '../../nodes/shared/preflight/ids';
+import { inspectUpload, type UploadInspection } from '../../nodes/shared/preflight/upload';
 
 const latin1 = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
 const asText = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes);

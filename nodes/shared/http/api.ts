@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readEnded, waitForReadTurn } from './resultReadSpacing';
-import { apiPath, callApi, rateBudgetOf, type ApiContext, type UploadFile } from './transport';
 import {
 	resultSchema,
 	scannerDeletedSchema,
@@ -12,6 +10,9 @@ import {
 	type Scanner,
 	type UploadAccepted,
 } from '../schemas';
+import type { UploadFile } from './multipart';
+import { readEnded, waitForReadTurn } from './resultReadSpacing';
+import { apiPath, callApi, rateBudgetOf, type ApiContext } from './transport';
 
 /** The service's eight operations (spec 4.1), each once. */
 

@@ -2,9 +2,10 @@ import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { uploadDocument } from './api';
 import type { UploadAccepted } from '../schemas';
-import { uploadMayHaveBeenAccepted, type UploadFile } from './transport';
+import { uploadDocument } from './api';
+import type { UploadFile } from './multipart';
+import { uploadMayHaveBeenAccepted } from './transport';
 
 /**
  * n8n's "Retry On Fail" runs the node again, with the same input, after it threw; and with "On

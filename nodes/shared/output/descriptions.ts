@@ -1,7 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { OUTPUT_MODES, type OutputOptions } from './mapping';
 import { readBoolean, readChoice, readNumber, type ParameterReader } from '../parameters';
+import { OUTPUT_MODES, type OutputOptions } from './options';
 
 /**
  * The output parameters both nodes show, and the one reader of them. Parameter names are part of

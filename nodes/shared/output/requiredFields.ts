@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getScanner } from '../http/api';
-import { addWarning } from './executionHints';
-import type { OutputOptions } from './mapping';
 import type { Result } from '../schemas';
+import { addWarning } from './executionHints';
+import type { OutputOptions } from './options';
 
 /**
  * "Review Threshold" also lists required fields left empty. Extracted fields (spec 2.6) do not say

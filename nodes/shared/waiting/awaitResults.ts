@@ -1,14 +1,14 @@
 import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
 import { getResult } from '../http/api';
-import type { ItemSink } from '../output/itemSink';
-import type { OutputOptions } from '../output/mapping';
-import { withRequiredFields } from '../output/requiredFields';
-import { pollResults, type PollTarget } from './scheduler';
-import { settleResult, type ResultRoutes } from '../output/settleResult';
 import { rateBudgetOf } from '../http/transport';
-import { waitFor } from '../wait';
+import type { ItemSink } from '../output/itemSink';
+import type { OutputOptions } from '../output/options';
+import { withRequiredFields } from '../output/requiredFields';
+import { settleResult, type ResultRoutes } from '../output/settleResult';
 import type { Result } from '../schemas';
+import { waitFor } from '../wait';
+import { pollResults, type PollTarget } from './scheduler';
 
 /** An uploaded document an item waits for, with what its output needs. */
 export interface PendingDocument extends PollTarget {

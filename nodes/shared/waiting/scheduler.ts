@@ -1,8 +1,8 @@
-import { CompletionEstimator } from './completionEstimate';
-import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
 import { RATE_WINDOW_MS, type RateBudget, type RateLimitSnapshot } from '../http/rateBudget';
+import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
 import type { Result } from '../schemas';
 import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
+import { CompletionEstimator } from './completionEstimate';
 
 export interface PollTarget {
 	/** The caller's index, e.g. the item index. */

@@ -1,15 +1,15 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { UploadFile } from '../../../shared/http/multipart';
+import { uploadOnce } from '../../../shared/http/uploadLedger';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
-import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
 import type { ItemSink } from '../../../shared/output/itemSink';
-import type { OutputOptions } from '../../../shared/output/mapping';
+import type { OutputOptions } from '../../../shared/output/options';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
-import type { UploadFile } from '../../../shared/http/transport';
-import { uploadOnce } from '../../../shared/http/uploadLedger';
+import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { readUploadFile } from './file';
 
 /** Parameters both extract operations show, below their own. */

@@ -5,9 +5,9 @@ import { getResult } from '../../../shared/http/api';
 import { PENDING_STATUSES } from '../../../shared/limits';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import type { ItemSink } from '../../../shared/output/itemSink';
-import { checkResultId } from '../../../shared/preflight/upload';
 import { withRequiredFields } from '../../../shared/output/requiredFields';
 import { settleResult } from '../../../shared/output/settleResult';
+import { checkResultId } from '../../../shared/preflight/ids';
 
 const show = { show: { resource: ['document'], operation: ['getResult'] } };
 

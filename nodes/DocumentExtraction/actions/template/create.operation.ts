@@ -3,8 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { createScanner } from '../../../shared/http/api';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
 import type { ItemSink } from '../../../shared/output/itemSink';
-import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';
+import { templateFieldsProperties } from './fields.description';
 
 const show = { show: { resource: ['template'], operation: ['create'] } };
 

@@ -4,7 +4,7 @@ import { FIELD_TYPES, formatCount, TEMPLATE_LIMITS } from '../../../shared/limit
 
 /**
  * The template's fields, defined in the UI or as JSON (spec 2.2). `fieldsFromUi` and
- * `parseFieldsJson` in shared/templateDefinition.ts read what these parameters hold; the names
+ * `parseFieldsJson` in shared/templates/ (fieldsUi.ts, fieldsJson.ts) read what these parameters hold; the names
  * used here (`fieldsUi.field[].columns.column[]`, `options.formatHint`...) are the ones they
  * expect.
  */

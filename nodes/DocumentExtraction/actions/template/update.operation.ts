@@ -5,8 +5,8 @@ import { updateScanner } from '../../../shared/http/api';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
 import type { ItemSink } from '../../../shared/output/itemSink';
 import { readBoolean } from '../../../shared/parameters';
-import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';
+import { templateFieldsProperties } from './fields.description';
 import { templateIdOf, templateLocator } from './locator';
 
 const show = { show: { resource: ['template'], operation: ['update'] } };

@@ -82,7 +82,7 @@ export const uploadAcceptedSchema = z
 export type UploadAccepted = z.infer<typeof uploadAcceptedSchema>;
 
 /** Spec 2.6: one extracted field; `value` of a table field is an array of row objects. */
-export const extractedFieldSchema = z
+const extractedFieldSchema = z
 	.object({
 		name: z.string(),
 		label: z.string().nullish(),
@@ -97,7 +97,7 @@ export const extractedFieldSchema = z
 export type ExtractedField = z.infer<typeof extractedFieldSchema>;
 
 /** Spec 2.5. `compliance`, `balance_check` and `auto` blocks pass through untouched. */
-export const extractedDataSchema = z
+const extractedDataSchema = z
 	.object({
 		status: z.string().nullish(),
 		scanner_name: z.string().nullish(),

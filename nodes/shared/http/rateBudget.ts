@@ -10,7 +10,7 @@ export const RATE_WINDOW_MS = 60_000;
 export const MAX_RATE_LIMIT_BLOCK_MS = 60_000;
 
 /** Requests left unused in every window, against rounding and requests we cannot see. */
-export const RATE_SAFETY_MARGIN = 1;
+const RATE_SAFETY_MARGIN = 1;
 
 /**
  * The margin once the headers show that someone else uses the key (another n8n worker or another

@@ -15,7 +15,7 @@ import { rateBudgetFor, type RateBudget } from './rateBudget';
  * explained by errors.ts. Every operation of both nodes goes through `callApi`.
  */
 
-export const CREDENTIAL_TYPE = 'documentExtractionApi';
+const CREDENTIAL_TYPE = 'documentExtractionApi';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
 
@@ -276,7 +276,7 @@ function unreadableAnswer(node: INode, statusCode: number, isUpload: boolean, zo
 }
 
 /** A copy of `value` in which every occurrence of `secret` inside a string is replaced. */
-export function redactSecret(value: unknown, secret: string, depth = 0): unknown {
+function redactSecret(value: unknown, secret: string, depth = 0): unknown {
 	if (!secret || depth > 20) return value;
 	if (typeof value === 'string') return value.split(secret).join('[redacted]');
 	if (Array.isArray(value)) return value.map((entry) => redactSecret(entry, secret, depth + 1));

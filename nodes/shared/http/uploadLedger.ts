@@ -38,7 +38,7 @@ export interface UploadIdentity {
  * The identity of one item's upload in this execution, or undefined when n8n gives the run no
  * execution id (nothing to tie a retry to; the upload is then simply sent).
  */
-export function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
+function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
 	const executionId = ctx.getExecutionId?.();
 	if (!executionId) return undefined;
 	const runIndex = runIndexOf(ctx);

@@ -7,7 +7,7 @@ import { OUTPUT_MODES, type OutputOptions } from './options';
  * The output parameters both nodes show, and the one reader of them. Parameter names are part of
  * saved workflows: keep them stable.
  */
-export const OUTPUT_PARAMETER_NAMES = {
+const OUTPUT_PARAMETER_NAMES = {
 	output: 'output',
 	tableField: 'tableField',
 	/** The node's own Options collection, which holds the items of `outputOptionsCollection()`. */

@@ -154,7 +154,7 @@ function failureFields(error: NodeError, extra: IDataObject): IDataObject {
  * class, HTTP status and context. An error shared by several items (one result read for two items)
  * is copied, never renamed in place.
  */
-export function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	const prefix = `Item ${itemIndex + 1}`;
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -8,7 +8,7 @@ import { assignVerbatim, copyData, isPlainObject } from './safeCopy';
 /** Table-rows mode: one flat object per row, shaped for a spreadsheet. */
 
 /** Keys the table-rows mode adds to every row. */
-export const ROW_KEYS = {
+const ROW_KEYS = {
 	rowNumber: 'row_number',
 	resultId: 'result_id',
 	confidence: FIELDS_MODE_KEYS.confidence,

@@ -7,7 +7,7 @@ import type {
 	Icon,
 } from 'n8n-workflow';
 
-import { API_PREFIX, apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from '../nodes/shared/connection';
+import { API_PREFIX, apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from '../nodes/shared/http/connection';
 
 export class DocumentExtractionApi implements ICredentialType {
 	name = 'documentExtractionApi';

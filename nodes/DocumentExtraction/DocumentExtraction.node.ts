@@ -1,11 +1,11 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeProperties, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { getTableFields } from '../shared/templates/tableFieldOptions';
 import * as document from './actions/document';
 import { router } from './actions/router';
 import { operationSubtitle } from './actions/subtitle';
 import * as template from './actions/template';
-import { getTableFields } from '../shared/tableFieldOptions';
 import { searchTemplates } from './methods/listSearch';
 
 const resource: INodeProperties = {

@@ -1,17 +1,16 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
-import { awaitResults, type PendingDocument } from '../shared/awaitResults';
-import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/descriptions';
-import { ItemSink } from '../shared/itemSink';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
+import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
+import { ItemSink } from '../shared/output/itemSink';
 import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
-import { checkResultId } from '../shared/preflight';
-import { getTableFields } from '../shared/tableFieldOptions';
+import { checkResultId } from '../shared/preflight/ids';
+import { getTableFields } from '../shared/templates/tableFieldOptions';
+import { awaitResults, type PendingDocument } from '../shared/waiting/awaitResults';
 
 /** Output indexes, in the order of `outputNames`. */
 const OUTPUT = { done: 0, rejected: 1, error: 2, stillProcessing: 3 } as const;
-
-const DEFAULT_TIMEOUT_SECONDS = 300;
 
 export class DocumentExtractionPoller implements INodeType {
 	description: INodeTypeDescription = {
@@ -69,7 +68,7 @@ export class DocumentExtractionPoller implements INodeType {
 						displayName: 'Timeout (Seconds)',
 						name: 'timeout',
 						type: 'number',
-						default: DEFAULT_TIMEOUT_SECONDS,
+						default: DEFAULT_WAIT_TIMEOUT_SECONDS,
 						typeOptions: { minValue: 5 },
 						description: 'How long to wait in this run; documents not finished by then leave on "Still Processing"',
 					},
@@ -100,7 +99,7 @@ export class DocumentExtractionPoller implements INodeType {
 				}
 				const binary = includedBinary(this, i);
 				// One timeout for the run (the reads of all items are scheduled together): the longest asked for.
-				timeoutMs = Math.max(timeoutMs, 1000 * readNumber(this, 'options.timeout', i, DEFAULT_TIMEOUT_SECONDS, TIMEOUT_RULE));
+				timeoutMs = Math.max(timeoutMs, 1000 * readNumber(this, 'options.timeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, TIMEOUT_RULE));
 				const { json } = items[i];
 				const queuedAt = Date.parse(String(json.queued_at ?? ''));
 				targets.push({
@@ -133,4 +132,4 @@ export class DocumentExtractionPoller implements INodeType {
 	}
 }
 
-const TIMEOUT_RULE = { label: 'Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_TIMEOUT_SECONDS) };
+const TIMEOUT_RULE = { label: 'Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };

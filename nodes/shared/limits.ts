@@ -1,7 +1,8 @@
 /**
  * The service's numbers (spec parts 2.2, 4 and 8), each stated once. The preflight, the template
- * validation and the scheduler read them from here; the sandbox states them again on its own, so a
- * wrong number here is caught by the tests that run against it.
+ * validation, the scheduler and every message or parameter text that names a limit read them from
+ * here; the sandbox states them again on its own, so a wrong number here is caught by the tests
+ * that run against it.
  */
 
 /** Spec 4.2 / 7.3: a request over about 4.4 MB is refused by the gateway with HTTP 413. */
@@ -28,6 +29,10 @@ export const TEMPLATE_LIMITS = {
 	examplesPerField: 10,
 } as const;
 
+/** Spec 4.6 / 8: templates per account on the free plan, counting the ready-made ones every account starts with. */
+export const FREE_PLAN_TEMPLATES = 10;
+export const READY_MADE_TEMPLATES = 8;
+
 /** Spec 2.2: the allowed field types (`type` and its alias `value_type`). */
 export const FIELD_TYPES = ['string', 'number', 'date', 'boolean', 'currency', 'email', 'phone', 'table'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -36,9 +41,27 @@ export type FieldType = (typeof FIELD_TYPES)[number];
 export const MIN_RESULT_READ_INTERVAL_MS = 2000;
 export const MAX_RESULT_READ_INTERVAL_MS = 3000;
 
+/** Spec 4.4: typical completion 3-20 s, "the caller gives up after a few minutes": both nodes' default wait. */
+export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
+
 /** Spec 2.8 / 8: requests per minute per key when no header has told us yet (free plan). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 60;
 
 /** Spec 2.4: the states of a result. */
 export const TERMINAL_STATUSES = ['done', 'error', 'rejected'] as const;
 export const PENDING_STATUSES = ['queued', 'processing'] as const;
+
+/** A count as messages write it: 2,000. */
+export function formatCount(value: number): string {
+	return value.toLocaleString('en-US');
+}
+
+/** Bytes in MB (1,000,000 bytes, as the spec's "4.4 MB"). */
+export function formatMegabytes(bytes: number, digits = 1): string {
+	return (bytes / 1_000_000).toFixed(digits);
+}
+
+/** Bytes in KB (1,000 bytes, as the spec's "100 KB"), without a needless ".0". */
+export function formatKilobytes(bytes: number): string {
+	return (bytes / 1000).toFixed(1).replace(/\.0$/, '');
+}

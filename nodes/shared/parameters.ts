@@ -7,7 +7,7 @@ import { NodeOperationError, type IBinaryKeyData, type IExecuteFunctions } from 
  * not become NaN (a wait that never ends) or `true` (the string "false" is truthy).
  */
 
-type ParameterReader = Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>;
+export type ParameterReader = Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>;
 
 export interface NumberRule {
 	/** The parameter as the user sees it, e.g. `Wait Timeout (Seconds)`. */

@@ -6,7 +6,14 @@ import { z } from 'zod';
  * dropped. Only what the code relies on is required.
  */
 
-/** Spec 2.2: a field definition inside a template. Limits are checked in templateDefinition.ts. */
+/**
+ * Keys no object built from the service's or the user's data may carry: assigning them changes the
+ * object itself. The schemas let unknown keys through, so code that copies such data into new
+ * objects renames or skips these.
+ */
+export const UNSAFE_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Spec 2.2: a field definition inside a template. Limits are checked in templates/validation.ts. */
 export interface FieldDefinition {
 	name: string;
 	label?: string;
@@ -75,7 +82,7 @@ export const uploadAcceptedSchema = z
 export type UploadAccepted = z.infer<typeof uploadAcceptedSchema>;
 
 /** Spec 2.6: one extracted field; `value` of a table field is an array of row objects. */
-export const extractedFieldSchema = z
+const extractedFieldSchema = z
 	.object({
 		name: z.string(),
 		label: z.string().nullish(),
@@ -90,7 +97,7 @@ export const extractedFieldSchema = z
 export type ExtractedField = z.infer<typeof extractedFieldSchema>;
 
 /** Spec 2.5. `compliance`, `balance_check` and `auto` blocks pass through untouched. */
-export const extractedDataSchema = z
+const extractedDataSchema = z
 	.object({
 		status: z.string().nullish(),
 		scanner_name: z.string().nullish(),

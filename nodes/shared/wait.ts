@@ -1,6 +1,7 @@
 import * as workflow from 'n8n-workflow';
 
-type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+/** A cancellable wait: `waitFor`, or a fake clock's in tests. */
+export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 /**
  * A wait that ends early when the execution is cancelled. n8n-workflow 2.x has
@@ -10,8 +11,8 @@ type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 export async function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
 	throwIfCancelled(signal);
 	if (ms <= 0) return;
-	const sleepWithAbort = (workflow as { sleepWithAbort?: Sleep }).sleepWithAbort;
-	const sleep: Sleep = sleepWithAbort ?? workflow.sleep;
+	const sleepWithAbort = (workflow as { sleepWithAbort?: Wait }).sleepWithAbort;
+	const sleep: Wait = sleepWithAbort ?? workflow.sleep;
 	// Both helpers reject with their own abort error; callers only need to know it was a cancel.
 	const failure = await sleep(ms, signal).then(
 		() => undefined,
@@ -30,4 +31,23 @@ export class ExecutionCancelledError extends Error {
 
 export function throwIfCancelled(signal?: AbortSignal): void {
 	if (signal?.aborted) throw new ExecutionCancelledError();
+}
+
+/**
+ * Waits for `promise`, but rejects with ExecutionCancelledError as soon as `signal` aborts, so a
+ * cancelled execution never sits in a queue behind other callers.
+ */
+export async function untilCancelled<T>(promise: Promise<T>, signal?: AbortSignal): Promise<T> {
+	throwIfCancelled(signal);
+	if (!signal) return await promise;
+	let onAbort: (() => void) | undefined;
+	const cancelled = new Promise<never>((_, reject) => {
+		onAbort = () => reject(new ExecutionCancelledError());
+		signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([promise, cancelled]);
+	} finally {
+		if (onAbort) signal.removeEventListener('abort', onAbort);
+	}
 }

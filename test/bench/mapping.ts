@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 
-import { doneResultToJson } from '../../nodes/shared/output';
+import { doneResultToJson } from '../../nodes/shared/output/mapping';
 import { resultSchema, type Result } from '../../nodes/shared/schemas';
 
 export interface MappingTimes {

@@ -8,7 +8,7 @@
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { MAX_PDF_WORK, readPdfStructure } from '../../nodes/shared/pdfStructure';
+import { MAX_PDF_WORK, readPdfStructure } from '../../nodes/shared/preflight/pdf/structure';
 import { binaryItem, type RunResult } from '../harness/engine';
 import { minimalPdf } from '../harness/documents';
 import { QPDF_AVAILABLE, QPDF_MISSING_MESSAGE, qpdfEncrypt } from '../harness/corpus';

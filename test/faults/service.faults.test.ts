@@ -8,7 +8,7 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { RETRY } from '../../nodes/shared/transport';
+import { RETRY } from '../../nodes/shared/http/transport';
 import { binaryItem, startNode } from '../harness/engine';
 import { loadFixture } from '../fixtures';
 import { extractParameters, numberedPdf, pdfItems, Scenario, useSandbox, useShortBackoff, type Route } from './support';

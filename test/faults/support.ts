@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, expect, type TestContext } from 'vitest';
 
-import { RETRY } from '../../nodes/shared/transport';
+import { RETRY } from '../../nodes/shared/http/transport';
 import { minimalPdf } from '../harness/documents';
 import { binaryItem, capturedLogs, runNode, startNode, visibleText, type RunOptions, type RunResult, type TestCredential } from '../harness/engine';
 import { startSandbox, type AccountOptions, type Sandbox, type SandboxOptions, type SandboxStats } from '../sandbox';

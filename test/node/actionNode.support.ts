@@ -9,7 +9,7 @@ import { NodeHelpers, Workflow, type IDataObject, type INode, type INodeExecutio
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 
 import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
-import { RETRY } from '../../nodes/shared/transport';
+import { RETRY } from '../../nodes/shared/http/transport';
 import { buildAdditionalData, NODE_TYPES, runNode, type RunResult, type TestCredential } from '../harness/engine';
 import { freshKey } from '../harness/keys';
 

@@ -1,12 +1,12 @@
 /**
- * The HTTP layer (nodes/shared/transport.ts, errors.ts) driven through the real engine with the
+ * The HTTP layer (nodes/shared/http/transport.ts, errors.ts) driven through the real engine with the
  * action node's operations, against nock: exact requests, every error row of spec 7.2/7.3 as the
  * user reads it, each retry rule, the rate budget, and "an upload is sent once".
  */
 import nock, { cleanAll, disableNetConnect, enableNetConnect, isDone } from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
-import { RETRY } from '../../nodes/shared/transport';
+import { RETRY } from '../../nodes/shared/http/transport';
 import { binaryItem, capturedLogs, runNode, visibleText, type TestCredential } from '../harness/engine';
 import { freshKey } from '../harness/keys';
 import { minimalPdf } from '../harness/documents';

@@ -1,6 +1,6 @@
 import { setImmediate as nextMacrotask } from 'node:timers/promises';
 
-import { RateBudget } from '../../nodes/shared/rateBudget';
+import { RateBudget } from '../../nodes/shared/http/rateBudget';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 
 /**

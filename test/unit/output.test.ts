@@ -1,14 +1,10 @@
 import { NodeOperationError, type IExecuteFunctions, type INode } from 'n8n-workflow';
 import { afterEach, describe, expect, it } from 'vitest';
 
-import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/descriptions';
-import {
-	describeUnsuccessfulResult,
-	doneResultToJson,
-	OutputMappingError,
-	unsuccessfulResultToJson,
-	type OutputOptions,
-} from '../../nodes/shared/output';
+import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/output/descriptions';
+import { doneResultToJson } from '../../nodes/shared/output/mapping';
+import { OutputMappingError, type OutputOptions } from '../../nodes/shared/output/options';
+import { describeUnsuccessfulResult, unsuccessfulResultToJson } from '../../nodes/shared/output/unsuccessful';
 import type { ExtractedField, Result } from '../../nodes/shared/schemas';
 
 const RESULT_ID = '5b7c2a1e-4d3f-4e8a-9c1b-2f6d8e0a1b3c';
@@ -424,8 +420,7 @@ describe('results without data', () => {
 		expect(describeUnsuccessfulResult({ result_id: RESULT_ID, status: 'error', error_code: 'INTERNAL_ERROR' }).description).toMatch(/^Try again later/);
 	});
 
-	it('describes pending and unknown states', () => {
-		expect(describeUnsuccessfulResult({ result_id: RESULT_ID, status: 'processing' }).message).toMatch(/still being processed/);
+	it('describes unknown states', () => {
 		expect(describeUnsuccessfulResult({ result_id: RESULT_ID, status: 'archived' }).description).toMatch(/newer version/);
 	});
 });

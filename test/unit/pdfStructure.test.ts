@@ -7,8 +7,8 @@ import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
-import { MAX_PDF_WORK, readPdfStructure } from '../../nodes/shared/pdfStructure';
-import { inspectUpload } from '../../nodes/shared/preflight';
+import { MAX_PDF_WORK, readPdfStructure } from '../../nodes/shared/preflight/pdf/structure';
+import { inspectUpload } from '../../nodes/shared/preflight/upload';
 import { minimalPdf } from '../harness/documents';
 import {
 	QPDF_AVAILABLE,

@@ -2,7 +2,9 @@ import { PDFDocument } from 'pdf-lib';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
-import { checkResultId, checkTemplateId, inspectUpload, isResultId, nameForContent, type UploadInspection } from '../../nodes/shared/preflight';
+import { nameForContent } from '../../nodes/shared/preflight/fileTypes';
+import { checkResultId, checkTemplateId, isResultId } from '../../nodes/shared/preflight/ids';
+import { inspectUpload, type UploadInspection } from '../../nodes/shared/preflight/upload';
 
 const latin1 = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
 const asText = (bytes: Uint8Array) => new TextDecoder('latin1').decode(bytes);
@@ -55,7 +57,7 @@ describe('inspectUpload: PDF page count', () => {
 
 	it('counts 3 pages of a pdf-lib PDF with object streams', async () => {
 		const accepted = expectAccepted(await inspectUpload(compressed3, 'three.pdf', 'application/pdf'));
-		expect(accepted).toEqual({ ok: true, kind: 'pdf', mimeType: 'application/pdf', fileName: 'three.pdf', pages: 3 });
+		expect(accepted).toEqual({ ok: true, mimeType: 'application/pdf', fileName: 'three.pdf', pages: 3 });
 	});
 
 	it('counts 3 pages of a PDF saved without object streams', async () => {
@@ -170,7 +172,6 @@ describe('inspectUpload: formats judged from the bytes', () => {
 	it('accepts a PNG as one page with its real type, whatever was declared, and fixes a lying extension', async () => {
 		expect(await inspectUpload(PNG, 'invoice.pdf', 'application/pdf')).toEqual({
 			ok: true,
-			kind: 'png',
 			mimeType: 'image/png',
 			fileName: 'invoice.png',
 			pages: 1,
@@ -179,16 +180,16 @@ describe('inspectUpload: formats judged from the bytes', () => {
 
 	it('accepts a JPEG as one page and keeps a JPEG extension in any spelling', async () => {
 		const accepted = expectAccepted(await inspectUpload(JPEG, 'Photo.JPG', 'application/octet-stream'));
-		expect(accepted).toMatchObject({ kind: 'jpeg', mimeType: 'image/jpeg', fileName: 'Photo.JPG', pages: 1 });
+		expect(accepted).toMatchObject({ mimeType: 'image/jpeg', fileName: 'Photo.JPG', pages: 1 });
 	});
 
 	it.each([
-		['WebP', latin1('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), 'webp', 'image/webp', 'photo.webp', /WebP/],
-		['HEIC', latin1('\u0000\u0000\u0000\u0018ftypheic\u0000\u0000\u0000\u0000mif1heic'), 'heic', 'image/heic', 'photo.heic', /HEIC/],
-		['HEIF (mif1 brand)', latin1('\u0000\u0000\u0000\u0018ftypmif1\u0000\u0000\u0000\u0000'), 'heic', 'image/heic', 'photo.heic', /HEIC\/HEIF/],
-	])('lets a %s image through as one page, with a warning (spec 4.2: not guaranteed readable)', async (_name, bytes, kind, mimeType, fileName, label) => {
+		['WebP', latin1('RIFF\u0000\u0000\u0000\u0000WEBPVP8 '), 'image/webp', 'photo.webp', /WebP/],
+		['HEIC', latin1('\u0000\u0000\u0000\u0018ftypheic\u0000\u0000\u0000\u0000mif1heic'), 'image/heic', 'photo.heic', /HEIC/],
+		['HEIF (mif1 brand)', latin1('\u0000\u0000\u0000\u0018ftypmif1\u0000\u0000\u0000\u0000'), 'image/heic', 'photo.heic', /HEIC\/HEIF/],
+	])('lets a %s image through as one page, with a warning (spec 4.2: not guaranteed readable)', async (_name, bytes, mimeType, fileName, label) => {
 		const accepted = expectAccepted(await inspectUpload(bytes, 'photo'));
-		expect(accepted).toMatchObject({ kind, mimeType, fileName, pages: 1 });
+		expect(accepted).toMatchObject({ mimeType, fileName, pages: 1 });
 		expect(accepted.warning).toMatch(label);
 		expect(accepted.warning).toMatch(/does not guarantee to read.*convert it to JPEG or PNG/);
 	});

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 
-import { CompletionEstimator } from '../../nodes/shared/completionEstimate';
+import { CompletionEstimator } from '../../nodes/shared/waiting/completionEstimate';
 import { MIN_RESULT_READ_INTERVAL_MS } from '../../nodes/shared/limits';
-import { RateBudget } from '../../nodes/shared/rateBudget';
-import { pollResults, type PollOutcome, type PollTarget } from '../../nodes/shared/scheduler';
+import { RateBudget } from '../../nodes/shared/http/rateBudget';
+import { pollResults, type PollOutcome, type PollTarget } from '../../nodes/shared/waiting/scheduler';
 import type { Result } from '../../nodes/shared/schemas';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 import { seededRandom } from '../sandbox/random';

@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 
 import { templateFieldsProperties } from '../../nodes/DocumentExtraction/actions/template/fields.description';
 import { FIELD_TYPES, TEMPLATE_LIMITS } from '../../nodes/shared/limits';
-import { fieldsFromUi, parseFieldsJson, splitExamples, validateTemplateInput, type TemplateValidation } from '../../nodes/shared/templateDefinition';
+import { parseFieldsJson } from '../../nodes/shared/templates/fieldsJson';
+import { fieldsFromUi, splitExamples } from '../../nodes/shared/templates/fieldsUi';
+import { validateTemplateInput, type TemplateValidation } from '../../nodes/shared/templates/validation';
 
 const text = (length: number, char = 'a') => char.repeat(length);
 const field = (name: string, extra: Record<string, unknown> = {}) => ({ name, ...extra });

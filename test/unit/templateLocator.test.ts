@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { TEMPLATE_ID_PATTERN } from '../../nodes/DocumentExtraction/actions/template/locator';
-import { checkTemplateId } from '../../nodes/shared/preflight';
+import { checkTemplateId } from '../../nodes/shared/preflight/ids';
 import { seededRandom } from '../sandbox/random';
 
 const { description } = new DocumentExtraction();

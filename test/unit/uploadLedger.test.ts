@@ -1,7 +1,7 @@
 /** The upload ledger's own bounds: it forgets old entries and never holds more than its limit. */
 import { describe, expect, it } from 'vitest';
 
-import { ledgerSize, lookUpUpload, recordUpload } from '../../nodes/shared/uploadLedger';
+import { ledgerSize, lookUpUpload, recordUpload } from '../../nodes/shared/http/uploadLedger';
 
 const receipt = (id: string) => ({ kind: 'accepted' as const, receipt: { result_id: id } });
 

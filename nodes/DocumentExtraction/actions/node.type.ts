@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import type { ItemSink } from '../../shared/itemSink';
+import type { ItemSink } from '../../shared/output/itemSink';
 
 /** An operation that handles one item at a time; the router loops and catches per item. */
 export interface ItemOperation {

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { ItemSink } from '../../shared/itemSink';
+import { ItemSink } from '../../shared/output/itemSink';
 import * as document from './document';
 import type { DocumentExtractionMap, Operation } from './node.type';
 import * as template from './template';

@@ -1,6 +1,6 @@
 import type { ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
-import { listScanners } from '../../shared/api';
+import { listScanners } from '../../shared/http/api';
 
 /** The template picker's list: every template of the account, filtered by name or ID. */
 export async function searchTemplates(this: ILoadOptionsFunctions, filter?: string): Promise<INodeListSearchResult> {

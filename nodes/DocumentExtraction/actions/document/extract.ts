@@ -1,18 +1,16 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { awaitResults, type PendingDocument } from '../../../shared/awaitResults';
-import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
-import { addWarning } from '../../../shared/executionHints';
-import type { ItemSink } from '../../../shared/itemSink';
-import type { OutputOptions } from '../../../shared/output';
+import type { UploadFile } from '../../../shared/http/multipart';
+import { uploadOnce } from '../../../shared/http/uploadLedger';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
+import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
+import { addWarning } from '../../../shared/output/executionHints';
+import type { ItemSink } from '../../../shared/output/itemSink';
+import type { OutputOptions } from '../../../shared/output/options';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
-import type { UploadFile } from '../../../shared/transport';
-import { uploadOnce } from '../../../shared/uploadLedger';
+import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { readUploadFile } from './file';
-
-/** Spec 4.4: typical 3-20 s, a long bank statement about 2 minutes, "give up after a few minutes". */
-const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 
 /** Parameters both extract operations show, below their own. */
 export function extractProperties(operation: string): INodeProperties[] {

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemSink } from '../../../shared/itemSink';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { extractDocuments, extractProperties } from './extract';
 
 export const description: INodeProperties[] = extractProperties('extract');

@@ -1,8 +1,8 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { inspectUpload } from '../../../shared/preflight';
-import type { UploadFile } from '../../../shared/transport';
+import type { UploadFile } from '../../../shared/http/multipart';
+import { inspectUpload } from '../../../shared/preflight/upload';
 
 /**
  * Reads the document from the item's binary property and checks it before anything is sent, so a

@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { getResult } from '../../../shared/api';
-import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/descriptions';
-import type { ItemSink } from '../../../shared/itemSink';
-import { checkResultId } from '../../../shared/preflight';
-import { withRequiredFields } from '../../../shared/requiredFields';
-import { settleResult } from '../../../shared/settleResult';
+import { getResult } from '../../../shared/http/api';
+import { PENDING_STATUSES } from '../../../shared/limits';
+import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
+import type { ItemSink } from '../../../shared/output/itemSink';
+import { withRequiredFields } from '../../../shared/output/requiredFields';
+import { settleResult } from '../../../shared/output/settleResult';
+import { checkResultId } from '../../../shared/preflight/ids';
 
 const show = { show: { resource: ['document'], operation: ['getResult'] } };
 
@@ -56,7 +57,7 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 	}
 	const outputOptions = readOutputOptions(this, itemIndex);
 	const result = await getResult(this, checked.id, itemIndex);
-	if (result.status === 'queued' || result.status === 'processing') {
+	if ((PENDING_STATUSES as readonly string[]).includes(result.status)) {
 		sink.emit(itemIndex, [{ result_id: result.result_id, status: result.status, pending: true } as IDataObject]);
 		return;
 	}

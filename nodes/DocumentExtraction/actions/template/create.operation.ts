@@ -1,9 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { createScanner } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
-import { templateFieldsProperties } from './fields.description';
+import { createScanner } from '../../../shared/http/api';
+import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { readFields, validatedBody } from './definition';
+import { templateFieldsProperties } from './fields.description';
 
 const show = { show: { resource: ['template'], operation: ['create'] } };
 
@@ -16,7 +17,7 @@ export const description: INodeProperties[] = [
 		required: true,
 		displayOptions: show,
 		placeholder: 'e.g. Supplier Invoice',
-		description: 'Name of the template (up to 200 characters)',
+		description: `Name of the template (up to ${formatCount(TEMPLATE_LIMITS.nameLength)} characters)`,
 	},
 	{
 		displayName: 'Description',
@@ -25,7 +26,7 @@ export const description: INodeProperties[] = [
 		default: '',
 		typeOptions: { rows: 2 },
 		displayOptions: show,
-		description: 'What kind of document the template is for (up to 2,000 characters). Automatic mode reads it to pick a template.',
+		description: `What kind of document the template is for (up to ${formatCount(TEMPLATE_LIMITS.descriptionLength)} characters). Automatic mode reads it to pick a template.`,
 	},
 	...templateFieldsProperties(show),
 ];

@@ -1,7 +1,9 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { fieldsFromUi, parseFieldsJson, validateTemplateInput } from '../../../shared/templateDefinition';
+import { parseFieldsJson } from '../../../shared/templates/fieldsJson';
+import { fieldsFromUi } from '../../../shared/templates/fieldsUi';
+import { validateTemplateInput } from '../../../shared/templates/validation';
 
 /**
  * Reads the template fields as the user defined them (UI rows or JSON) and checks every limit of

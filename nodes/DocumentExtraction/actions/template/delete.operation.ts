@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { deleteScanner } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
+import { deleteScanner } from '../../../shared/http/api';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { templateIdOf, templateLocator } from './locator';
 
 export const description: INodeProperties[] = [

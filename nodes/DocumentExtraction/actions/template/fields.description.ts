@@ -1,8 +1,10 @@
 import type { IDisplayOptions, INodeProperties, INodePropertyOptions } from 'n8n-workflow';
 
+import { FIELD_TYPES, formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
+
 /**
  * The template's fields, defined in the UI or as JSON (spec 2.2). `fieldsFromUi` and
- * `parseFieldsJson` in shared/templateDefinition.ts read what these parameters hold; the names
+ * `parseFieldsJson` in shared/templates/ (fieldsUi.ts, fieldsJson.ts) read what these parameters hold; the names
  * used here (`fieldsUi.field[].columns.column[]`, `options.formatHint`...) are the ones they
  * expect.
  */
@@ -50,7 +52,7 @@ function optionalSettings(noun: Noun, kind: 'value' | 'table'): INodeProperties[
 			default: '',
 			placeholder: PLACEHOLDERS[noun].examples,
 			description:
-				'Up to 10 example values, one per line or separated by commas (a comma between digits, as in 1,234.56, stays in the example). Use made-up examples that only show the format: the model may copy them.',
+				`Up to ${TEMPLATE_LIMITS.examplesPerField} example values, one per line or separated by commas (a comma between digits, as in 1,234.56, stays in the example). Use made-up examples that only show the format: the model may copy them.`,
 		},
 		{
 			displayName: 'Format Hint',
@@ -58,7 +60,7 @@ function optionalSettings(noun: Noun, kind: 'value' | 'table'): INodeProperties[
 			type: 'string',
 			default: '',
 			placeholder: PLACEHOLDERS[noun].formatHint,
-			description: 'Expected format of the value (up to 500 characters)',
+			description: `Expected format of the value (up to ${formatCount(TEMPLATE_LIMITS.formatHintLength)} characters)`,
 		},
 		{
 			displayName: 'Label',
@@ -66,7 +68,7 @@ function optionalSettings(noun: Noun, kind: 'value' | 'table'): INodeProperties[
 			type: 'string',
 			default: '',
 			placeholder: PLACEHOLDERS[noun].label,
-			description: 'Human-readable name (up to 200 characters)',
+			description: `Human-readable name (up to ${formatCount(TEMPLATE_LIMITS.fieldLabelLength)} characters)`,
 		},
 		{
 			displayName: 'Required',
@@ -115,7 +117,7 @@ function fieldSettings(noun: Noun, types: INodePropertyOptions[], extra: INodePr
 			default: '',
 			required: true,
 			placeholder: PLACEHOLDERS[noun].name,
-			description: `Key of the ${noun} in the output (up to 100 characters). Use snake_case, e.g. ${noun === 'field' ? 'invoice_number' : 'unit_price'}.`,
+			description: `Key of the ${noun} in the output (up to ${formatCount(TEMPLATE_LIMITS.fieldNameLength)} characters). Use snake_case, e.g. ${noun === 'field' ? 'invoice_number' : 'unit_price'}.`,
 		},
 		{
 			displayName: 'Type',
@@ -133,7 +135,7 @@ function fieldSettings(noun: Noun, types: INodePropertyOptions[], extra: INodePr
 			default: '',
 			placeholder: PLACEHOLDERS[noun].description,
 			description:
-				'Where the value appears on the document and how to write it (up to 2,000 characters). The extraction model reads this, so a precise description improves results.',
+				`Where the value appears on the document and how to write it (up to ${formatCount(TEMPLATE_LIMITS.fieldDescriptionLength)} characters). The extraction model reads this, so a precise description improves results.`,
 		},
 		...extra,
 		...legacySettings(noun),
@@ -189,7 +191,7 @@ export function templateFieldsProperties(displayOptions: IDisplayOptions): INode
 							placeholder: 'Add Column',
 							default: {},
 							displayOptions: { show: { type: ['table'] } },
-							description: 'The columns of each row of the table (up to 100), e.g. description, quantity, unit_price',
+							description: `The columns of each row of the table (up to ${TEMPLATE_LIMITS.tableColumns}), e.g. description, quantity, unit_price`,
 							options: [
 								{
 									name: 'column',
@@ -213,7 +215,7 @@ export function templateFieldsProperties(displayOptions: IDisplayOptions): INode
 				'[\n  { "name": "invoice_number", "type": "string", "required": true, "description": "The invoice number, usually top right" },\n  { "name": "total", "type": "currency", "description": "Total amount due, including tax" },\n  {\n    "name": "line_items",\n    "type": "table",\n    "item_fields": [\n      { "name": "description", "type": "string" },\n      { "name": "quantity", "type": "number" },\n      { "name": "unit_price", "type": "currency" }\n    ]\n  }\n]',
 			displayOptions: showWhen('json'),
 			description:
-				'A list of fields, or an object with a "fields" list (as returned by Get Template). Each field: name (required), label, type (string, number, date, boolean, currency, email, phone or table), required, description, format_hint, examples (list of texts), and for tables item_fields (the columns; tables do not nest). At most 100 fields.',
+				`A list of fields, or an object with a "fields" list (as returned by Get Template). Each field: name (required), label, type (${FIELD_TYPES.slice(0, -1).join(', ')} or ${FIELD_TYPES.at(-1)}), required, description, format_hint, examples (list of texts), and for tables item_fields (the columns; tables do not nest). At most ${TEMPLATE_LIMITS.fields} fields.`,
 		},
 	];
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { getScanner } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
+import { getScanner } from '../../../shared/http/api';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { templateIdOf, templateLocator } from './locator';
 
 export const description: INodeProperties[] = [templateLocator({ show: { resource: ['template'], operation: ['get'] } }, 'The template to read')];

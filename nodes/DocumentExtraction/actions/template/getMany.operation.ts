@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listScanners } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
+import { listScanners } from '../../../shared/http/api';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { readBoolean, readNumber } from '../../../shared/parameters';
 
 const show = { show: { resource: ['template'], operation: ['getMany'] } };

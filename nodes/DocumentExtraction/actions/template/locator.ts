@@ -1,7 +1,7 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { checkTemplateId } from '../../../shared/preflight';
+import { checkTemplateId } from '../../../shared/preflight/ids';
 
 /**
  * What n8n accepts as a template ID typed into By ID (n8n anchors it with ^ and $; n8n's engine

@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { updateScanner } from '../../../shared/api';
-import type { ItemSink } from '../../../shared/itemSink';
+import { updateScanner } from '../../../shared/http/api';
+import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
+import type { ItemSink } from '../../../shared/output/itemSink';
 import { readBoolean } from '../../../shared/parameters';
-import { templateFieldsProperties } from './fields.description';
 import { readFields, validatedBody } from './definition';
+import { templateFieldsProperties } from './fields.description';
 import { templateIdOf, templateLocator } from './locator';
 
 const show = { show: { resource: ['template'], operation: ['update'] } };
@@ -28,14 +29,14 @@ export const description: INodeProperties[] = [
 				type: 'string',
 				default: '',
 				typeOptions: { rows: 2 },
-				description: 'New description (up to 2,000 characters). Automatic mode reads it to pick a template.',
+				description: `New description (up to ${formatCount(TEMPLATE_LIMITS.descriptionLength)} characters). Automatic mode reads it to pick a template.`,
 			},
 			{
 				displayName: 'Name',
 				name: 'name',
 				type: 'string',
 				default: '',
-				description: 'New name (up to 200 characters)',
+				description: `New name (up to ${formatCount(TEMPLATE_LIMITS.nameLength)} characters)`,
 			},
 		],
 	},

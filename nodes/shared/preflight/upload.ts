@@ -1,14 +1,13 @@
-import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from './limits';
-import { readPdfStructure } from './pdfStructure';
+import { formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
+import { extensionOf, nameForContent, UPLOAD_KINDS, type UploadKind } from './fileTypes';
+import { isControlCharacter } from './ids';
+import { readPdfStructure } from './pdf/structure';
 
 /**
  * What can be known about a file before it is sent: no request is made and no page of quota is
  * spent on a file the service would refuse (spec 4.2, 7.2, 8). Messages are written for people
  * who do not write code: what is wrong, then what to do. The caller adds the item number.
  */
-
-/** WebP and HEIC are sent with a warning: the service takes them but does not promise to read them (spec 4.2). */
-export type UploadKind = 'pdf' | 'jpeg' | 'png' | 'webp' | 'heic';
 
 export type PreflightErrorCode =
 	| 'EMPTY_FILE'
@@ -20,9 +19,9 @@ export type PreflightErrorCode =
 	| 'PDF_NO_PAGES'
 	| 'PDF_TOO_MANY_PAGES';
 
-export interface UploadAccepted {
+/** The preflight's verdict on a file it lets through (not the service's 202 answer, `UploadAccepted` in schemas.ts). */
+export interface FileAccepted {
 	ok: true;
-	kind: UploadKind;
 	/** The content type read from the bytes, whatever the binary data declared. */
 	mimeType: string;
 	/** The file name to send, its extension matching the content (see `nameForContent`). */
@@ -42,17 +41,9 @@ export interface PreflightProblem {
 	description: string;
 }
 
-export type UploadInspection = UploadAccepted | PreflightProblem;
+export type UploadInspection = FileAccepted | PreflightProblem;
 
 const ACCEPTED_FORMATS_TEXT = 'PDF, JPEG or PNG';
-
-const UPLOAD_KINDS: Record<UploadKind, { mimeType: string; extensions: string[]; label: string }> = {
-	pdf: { mimeType: 'application/pdf', extensions: ['pdf'], label: 'PDF' },
-	jpeg: { mimeType: 'image/jpeg', extensions: ['jpg', 'jpeg', 'jpe', 'jfif'], label: 'JPEG image' },
-	png: { mimeType: 'image/png', extensions: ['png'], label: 'PNG image' },
-	webp: { mimeType: 'image/webp', extensions: ['webp'], label: 'WebP image' },
-	heic: { mimeType: 'image/heic', extensions: ['heic', 'heif'], label: 'HEIC/HEIF image' },
-};
 
 /** Spec 4.2: "WebP and HEIC are not guaranteed readable". Sent anyway (iPhone photos are HEIC), with this said. */
 const NOT_GUARANTEED_READABLE: Partial<Record<UploadKind, string>> = {
@@ -78,9 +69,8 @@ export async function inspectUpload(
 
 	if (bytes.byteLength > MAX_FILE_BYTES) return tooLarge(bytes.byteLength, format.kind);
 
-	const accepted: UploadAccepted = {
+	const accepted: FileAccepted = {
 		ok: true,
-		kind: format.kind,
 		mimeType: UPLOAD_KINDS[format.kind].mimeType,
 		fileName: nameForContent(fileName, format.kind),
 		// Spec 1 / 8.3: an image counts as one page.
@@ -202,136 +192,17 @@ function tooLarge(size: number, kind: UploadKind): PreflightProblem {
 	const fix =
 		kind === 'pdf'
 			? `Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size"), or split it into smaller PDFs.`
-			: `Lower the image resolution to about ${RECOMMENDED_IMAGE_LONG_SIDE_PX.toLocaleString('en-US')} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
+			: `Lower the image resolution to about ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
 	return problem('FILE_TOO_LARGE', `The file is ${actual} MB; the service accepts files up to about ${limit} MB`, fix);
 }
 
 /** Both sizes in MB with just enough decimals to tell them apart (4.40001 MB is over 4.4 MB). */
 function megabytesApart(size: number, limit: number): [string, string] {
-	const format = (bytes: number, digits: number) => (bytes / 1_000_000).toFixed(digits);
 	let digits = 1;
-	while (digits < 6 && format(size, digits) === format(limit, digits)) digits++;
-	return [format(size, digits), format(limit, 1)];
+	while (digits < 6 && formatMegabytes(size, digits) === formatMegabytes(limit, digits)) digits++;
+	return [formatMegabytes(size, digits), formatMegabytes(limit)];
 }
 
 function problem(code: PreflightErrorCode, message: string, description: string): PreflightProblem {
 	return { ok: false, code, message, description };
-}
-
-/** Extensions that name some file type: a wrong one is replaced, anything else (`invoice.2024`) is kept. */
-const KNOWN_EXTENSIONS = new Set([
-	...Object.values(UPLOAD_KINDS).flatMap((kind) => kind.extensions),
-	...['webp', 'heic', 'heif', 'avif', 'gif', 'tif', 'tiff', 'bmp', 'txt', 'csv', 'html', 'htm', 'xml', 'json'],
-	...['doc', 'docx', 'xls', 'xlsx', 'ppt', 'pptx', 'odt', 'ods', 'rtf', 'zip', 'bin', 'dat', 'tmp'],
-]);
-
-/**
- * The name sent with the file. The content decides the type; a name that says otherwise
- * (`invoice.pdf` holding a PNG) is corrected to `invoice.png`, because the name is shown in
- * the service's results and a service may judge the type by it. A missing name becomes
- * `document.<ext>`.
- */
-export function nameForContent(fileName: string | undefined, kind: UploadKind): string {
-	const name = fileName?.trim() || 'document';
-	const { extensions } = UPLOAD_KINDS[kind];
-	const extension = extensionOf(name);
-	if (extensions.includes(extension)) return name;
-	const stem = KNOWN_EXTENSIONS.has(extension) ? name.slice(0, -(extension.length + 1)) : name;
-	return `${stem || 'document'}.${extensions[0]}`;
-}
-
-function extensionOf(fileName: string): string {
-	return /\.([A-Za-z0-9]{1,5})$/.exec(fileName.trim())?.[1].toLowerCase() ?? '';
-}
-
-/** Spec 4.4: a result id is a UUID. Any version, any case, surrounding blanks ignored. */
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/**
- * True for a UUID. Checked before any request, so that `../scanners`, `%2F`, `?` or `#` in an
- * id taken from earlier data can never reach another endpoint.
- */
-export function isResultId(value: string): boolean {
-	return UUID.test(value.trim());
-}
-
-/** On failure, `message` and `description` have no final period (callers append their own sentence). */
-export type IdCheck = { ok: true; id: string } | { ok: false; message: string; description: string };
-
-/** A result id ready for the URL, or what is wrong with it. */
-export function checkResultId(value: unknown): IdCheck {
-	const notText = notAnId(value, 'result ID', 'result_id');
-	if (notText) return notText;
-	const id = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (id === '') {
-		return {
-			ok: false,
-			message: 'The result ID is empty',
-			description: 'Map the result_id returned by an Extract operation (for example {{ $json.result_id }})',
-		};
-	}
-	if (!isResultId(id)) {
-		return {
-			ok: false,
-			message: `"${shorten(id)}" is not a result ID`,
-			description: 'A result ID looks like 123e4567-e89b-12d3-a456-426614174000: use the result_id returned by an Extract operation',
-		};
-	}
-	return { ok: true, id };
-}
-
-const TEMPLATE_ID_HELP = 'Pick a template from the list, or map its ID (the scanner_id returned by Get Many Templates)';
-
-/**
- * A template id ready for the transport: trimmed and non-empty. Template ids have no documented
- * shape, so only what can never be an id is refused: `.` and `..` survive URL encoding and would
- * walk out of `/scanners/`, and control characters cannot be part of a URL.
- */
-export function checkTemplateId(value: unknown): IdCheck {
-	const notText = notAnId(value, 'template ID', 'scanner_id');
-	if (notText) return notText;
-	const id = typeof value === 'string' ? value.trim() : typeof value === 'number' ? String(value) : '';
-	if (id === '') {
-		return { ok: false, message: 'No template was chosen', description: TEMPLATE_ID_HELP };
-	}
-	if (id === '.' || id === '..' || [...id].some(isControlCharacter)) {
-		return { ok: false, message: `"${shorten(id)}" is not a template ID`, description: TEMPLATE_ID_HELP };
-	}
-	return { ok: true, id };
-}
-
-/**
- * An expression that gives a list, an object or a boolean where one ID belongs: say what it gave
- * rather than calling it empty.
- */
-function notAnId(value: unknown, noun: string, field: string): IdCheck | undefined {
-	if (Array.isArray(value)) {
-		return {
-			ok: false,
-			message: `The ${noun} is a list of ${value.length} value${value.length === 1 ? '' : 's'}, not one ID`,
-			description: `Give one ${field} per item: split the list into items first (for example with the Split Out node), then map {{ $json.${field} }}`,
-		};
-	}
-	if (typeof value === 'object' && value !== null) {
-		const keys = Object.keys(value);
-		return {
-			ok: false,
-			message: `The ${noun} is an object${keys.length ? ` (with ${keys.slice(0, 3).map((key) => `"${shorten(key)}"`).join(', ')}${keys.length > 3 ? ', ...' : ''})` : ''}, not an ID`,
-			description: `Map the field that holds the ID, for example {{ $json.${field} }}, not the whole object`,
-		};
-	}
-	if (typeof value === 'boolean') {
-		return { ok: false, message: `The ${noun} is ${value}, not an ID`, description: `Map the ${field} field, for example {{ $json.${field} }}` };
-	}
-	return undefined;
-}
-
-function isControlCharacter(char: string): boolean {
-	const code = char.charCodeAt(0);
-	return code < 0x20 || code === 0x7f;
-}
-
-function shorten(value: string): string {
-	const printable = [...value].map((char) => (isControlCharacter(char) ? '?' : char)).join('');
-	return printable.length > 60 ? `${printable.slice(0, 57)}...` : printable;
 }

@@ -1,14 +1,14 @@
 import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
-import { getResult } from './api';
-import type { ItemSink } from './itemSink';
-import type { OutputOptions } from './output';
-import { withRequiredFields } from './requiredFields';
+import { getResult } from '../http/api';
+import { rateBudgetOf } from '../http/transport';
+import type { ItemSink } from '../output/itemSink';
+import type { OutputOptions } from '../output/options';
+import { withRequiredFields } from '../output/requiredFields';
+import { settleResult, type ResultRoutes } from '../output/settleResult';
+import type { Result } from '../schemas';
+import { waitFor } from '../wait';
 import { pollResults, type PollTarget } from './scheduler';
-import { settleResult, type ResultRoutes } from './settleResult';
-import { rateBudgetOf } from './transport';
-import { waitFor } from './wait';
-import type { Result } from './schemas';
 
 /** An uploaded document an item waits for, with what its output needs. */
 export interface PendingDocument extends PollTarget {

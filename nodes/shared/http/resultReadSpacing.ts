@@ -1,6 +1,6 @@
-import { MIN_RESULT_READ_INTERVAL_MS } from './limits';
+import { MIN_RESULT_READ_INTERVAL_MS } from '../limits';
+import { waitFor } from '../wait';
 import type { RateBudget } from './rateBudget';
-import { waitFor } from './wait';
 
 /**
  * Spec 4.4: 2-3 s between reads of one result. The scheduler keeps that within one run of a

@@ -1,6 +1,6 @@
 import { createCipheriv, createHash } from 'crypto';
 
-import { dictionaryValue, type PdfDict } from './pdfSyntax';
+import { dictionaryValue, type PdfDict } from './values';
 
 /**
  * Whether an encrypted PDF opens without a password. A PDF protected only against printing or

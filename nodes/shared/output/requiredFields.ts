@@ -1,9 +1,9 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { getScanner } from './api';
+import { getScanner } from '../http/api';
+import type { Result } from '../schemas';
 import { addWarning } from './executionHints';
-import type { OutputOptions } from './output';
-import type { Result } from './schemas';
+import type { OutputOptions } from './options';
 
 /**
  * "Review Threshold" also lists required fields left empty. Extracted fields (spec 2.6) do not say

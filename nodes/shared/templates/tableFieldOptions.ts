@@ -1,7 +1,7 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { listScanners } from './api';
-import type { FieldDefinition, Scanner } from './schemas';
+import { listScanners } from '../http/api';
+import type { FieldDefinition, Scanner } from '../schemas';
 
 /**
  * The list behind "Table Field" (both nodes). Extract with Template lists the chosen template's

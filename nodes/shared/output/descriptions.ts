@@ -1,13 +1,13 @@
-import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { OUTPUT_MODES, type OutputOptions } from './output';
-import { readBoolean, readChoice, readNumber } from './parameters';
+import { readBoolean, readChoice, readNumber, type ParameterReader } from '../parameters';
+import { OUTPUT_MODES, type OutputOptions } from './options';
 
 /**
  * The output parameters both nodes show, and the one reader of them. Parameter names are part of
  * saved workflows: keep them stable.
  */
-export const OUTPUT_PARAMETER_NAMES = {
+const OUTPUT_PARAMETER_NAMES = {
 	output: 'output',
 	tableField: 'tableField',
 	/** The node's own Options collection, which holds the items of `outputOptionsCollection()`. */
@@ -118,8 +118,6 @@ function mergeDisplayOptions(own: IDisplayOptions, extra: IDisplayOptions | unde
 	if (own.hide || extra.hide) merged.hide = { ...extra.hide, ...own.hide };
 	return merged;
 }
-
-type ParameterReader = Pick<IExecuteFunctions, 'getNodeParameter' | 'getNode'>;
 
 /** The output settings of one item, checked (expressions can produce anything). */
 export function readOutputOptions(ctx: ParameterReader, itemIndex: number): OutputOptions {

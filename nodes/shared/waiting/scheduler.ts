@@ -1,8 +1,8 @@
+import { RATE_WINDOW_MS, type RateBudget, type RateLimitSnapshot } from '../http/rateBudget';
+import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
+import type { Result } from '../schemas';
+import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
 import { CompletionEstimator } from './completionEstimate';
-import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from './limits';
-import { RATE_WINDOW_MS, type RateBudget, type RateLimitSnapshot } from './rateBudget';
-import type { Result } from './schemas';
-import { ExecutionCancelledError, throwIfCancelled } from './wait';
 
 export interface PollTarget {
 	/** The caller's index, e.g. the item index. */
@@ -26,7 +26,7 @@ export interface SchedulerDeps {
 	/** The key's budget: how much of it is free decides how eagerly results are read. */
 	budget: RateBudget;
 	now(): number;
-	wait(ms: number, signal?: AbortSignal): Promise<void>;
+	wait: Wait;
 	signal?: AbortSignal;
 	/** What has been learnt about completion times; defaults to one shared per budget (i.e. per key). */
 	estimator?: CompletionEstimator;

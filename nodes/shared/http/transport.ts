@@ -1,29 +1,23 @@
-import { randomBytes } from 'crypto';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
 
+import { MIN_RESULT_READ_INTERVAL_MS } from '../limits';
+import { waitFor } from '../wait';
 import { apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from './connection';
-import { MIN_RESULT_READ_INTERVAL_MS } from './limits';
 import { describeServiceError, serviceApiError } from './errors';
+import { multipartBody, type MultipartBody, type UploadFile } from './multipart';
 import { rateBudgetFor, type RateBudget } from './rateBudget';
-import { waitFor } from './wait';
 
 /**
- * The one place that talks HTTP to the service: URLs, the credential, multipart, the per-key
- * rate budget, retries, response parsing and error mapping. Every operation of both nodes goes
- * through `callApi`.
+ * The one place that talks HTTP to the service: URLs, the credential, the per-key rate budget,
+ * retries and response parsing; the body of an upload comes from multipart.ts, error answers are
+ * explained by errors.ts. Every operation of both nodes goes through `callApi`.
  */
 
-export const CREDENTIAL_TYPE = 'documentExtractionApi';
+const CREDENTIAL_TYPE = 'documentExtractionApi';
 
 export type ApiContext = IExecuteFunctions | ILoadOptionsFunctions;
-
-export interface UploadFile {
-	bytes: Uint8Array;
-	fileName: string;
-	mimeType: string;
-}
 
 export interface ApiCall {
 	method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -205,27 +199,6 @@ async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, upload: Mul
 	return { statusCode: response.statusCode, headers: lowerCaseKeys(response.headers ?? {}), body: response.body };
 }
 
-interface MultipartBody {
-	body: Buffer;
-	contentType: string;
-}
-
-/**
- * Spec 4.2: a multipart form with one part `file` that carries its content type, laid out as
- * FormData would lay it out, but in one buffer: a global FormData holds the file in a Blob (a
- * copy) and n8n's HTTP client reads the Blob into another while sending, so each upload held
- * three copies of the file at once. Here the only copy besides n8n's binary buffer is this body.
- */
-function multipartBody(file: UploadFile): MultipartBody {
-	const boundary = `----DocumentExtraction${randomBytes(16).toString('hex')}`;
-	// Escaped as FormData escapes them (WHATWG), so no file name can break out of its header.
-	const fileName = file.fileName.replace(/[\r\n"]/g, (character) => encodeURIComponent(character));
-	const mimeType = file.mimeType.replace(/[\r\n]/g, '');
-	const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${fileName}"\r\nContent-Type: ${mimeType}\r\n\r\n`;
-	const body = Buffer.concat([Buffer.from(head, 'utf8'), file.bytes, Buffer.from(`\r\n--${boundary}--\r\n`, 'utf8')]);
-	return { body, contentType: `multipart/form-data; boundary=${boundary}` };
-}
-
 function parseBody(body: unknown): unknown {
 	if (typeof body === 'string') {
 		try {
@@ -303,7 +276,7 @@ function unreadableAnswer(node: INode, statusCode: number, isUpload: boolean, zo
 }
 
 /** A copy of `value` in which every occurrence of `secret` inside a string is replaced. */
-export function redactSecret(value: unknown, secret: string, depth = 0): unknown {
+function redactSecret(value: unknown, secret: string, depth = 0): unknown {
 	if (!secret || depth > 20) return value;
 	if (typeof value === 'string') return value.split(secret).join('[redacted]');
 	if (Array.isArray(value)) return value.map((entry) => redactSecret(entry, secret, depth + 1));

@@ -1,8 +1,18 @@
 import type { IDataObject, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from './limits';
-import { errorBodySchema, type ErrorBody } from './schemas';
+import {
+	formatCount,
+	formatKilobytes,
+	formatMegabytes,
+	FREE_PLAN_TEMPLATES,
+	MAX_FILE_BYTES,
+	MAX_PAGES_PER_DOCUMENT,
+	READY_MADE_TEMPLATES,
+	RECOMMENDED_IMAGE_LONG_SIDE_PX,
+	TEMPLATE_LIMITS,
+} from '../limits';
+import { errorBodySchema, type ErrorBody } from '../schemas';
 
 /**
  * Every error answer of the service (spec 7.2 and 7.3) becomes one NodeApiError that says what
@@ -32,8 +42,11 @@ type Explain = (body: ErrorBody, status: number, request: RequestContext) => Exp
 
 const BASE_URL_FIX = 'Check the Base URL in the credential: it is the address of the service without a path, e.g. https://api.example.com.';
 
-const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
-const TOO_LARGE_FIX = `Compress the file, lower an image's resolution to about ${RECOMMENDED_IMAGE_LONG_SIDE_PX.toLocaleString('en-US')} px on the long side, or split the PDF into smaller files.`;
+const TOO_LARGE_FIX = `Compress the file, lower an image's resolution to about ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} px on the long side, or split the PDF into smaller files.`;
+
+const TEMPLATE_LIMITS_TEXT =
+	`Limits: name up to ${formatCount(TEMPLATE_LIMITS.nameLength)} characters, description up to ${formatCount(TEMPLATE_LIMITS.descriptionLength)}, ` +
+	`at most ${TEMPLATE_LIMITS.fields} fields and ${TEMPLATE_LIMITS.tableColumns} table columns, ${TEMPLATE_LIMITS.examplesPerField} examples per field, ${formatKilobytes(TEMPLATE_LIMITS.definitionBytes)} KB in total.`;
 
 const explanations: Record<string, Explain> = {
 	NO_FILE: () => ({
@@ -50,7 +63,7 @@ const explanations: Record<string, Explain> = {
 	}),
 	VALIDATION_ERROR: (body) => ({
 		message: `The service rejected the template definition: ${body.message ?? 'invalid input'}`,
-		description: 'Correct the field named in the message. Limits: name up to 200 characters, description up to 2,000, at most 100 fields and 100 table columns, 10 examples per field, 100 KB in total.',
+		description: `Correct the field named in the message. ${TEMPLATE_LIMITS_TEXT}`,
 	}),
 	INVALID_JSON: () => ({
 		message: 'The service could not read the request as JSON',
@@ -82,7 +95,7 @@ const explanations: Record<string, Explain> = {
 	}),
 	SCANNER_LIMIT: (body) => ({
 		message: `Template limit reached${numberOrUndefined(body.limit) !== undefined ? ` (${body.limit} templates)` : ''}`,
-		description: `Delete a template you no longer use, or upgrade your plan${body.next_action?.pricing_url ? `: ${body.next_action.pricing_url}` : ''}. The free plan allows 10 templates including the 8 ready-made ones.`,
+		description: `Delete a template you no longer use, or upgrade your plan${body.next_action?.pricing_url ? `: ${body.next_action.pricing_url}` : ''}. The free plan allows ${FREE_PLAN_TEMPLATES} templates including the ${READY_MADE_TEMPLATES} ready-made ones.`,
 	}),
 	SCANNER_NOT_FOUND: (_body, _status, request) => ({
 		message: `The template${request.templateId ? ` "${request.templateId}"` : ''} does not exist in this account`,
@@ -128,7 +141,7 @@ const explanations: Record<string, Explain> = {
 function explainWithoutCode(status: number, body: ErrorBody): Explanation | undefined {
 	if (status === 413) {
 		return {
-			message: `The file is too large for the service (over about ${megabytes(MAX_FILE_BYTES)} MB)`,
+			message: `The file is too large for the service (over about ${formatMegabytes(MAX_FILE_BYTES)} MB)`,
 			description: TOO_LARGE_FIX,
 		};
 	}

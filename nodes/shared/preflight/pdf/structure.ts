@@ -1,19 +1,11 @@
-import { opensWithoutPassword } from './pdfEncryption';
-import {
-	PdfName,
-	PdfRef,
-	PdfString,
-	WorkMeter,
-	dictionaryValue,
-	isDict,
-	isRegular,
-	isWhitespace,
-	parseFirstValue,
-	type PdfDict,
-	type PdfValue,
-	type TextRange,
-} from './pdfSyntax';
-import { MAX_FILE_BYTES } from './limits';
+import { MAX_FILE_BYTES } from '../../limits';
+import { opensWithoutPassword } from './encryption';
+import { isRegular, isWhitespace } from './lexer';
+import { followsDictionary, KeywordFinder, readObjectHeader, streamDataStart } from './objectScan';
+import { countPages } from './pages';
+import { inflate, isFlateOnly, latin1Bytes } from './streams';
+import { parseFirstValue } from './syntax';
+import { dictionaryValue, isDict, PdfRef, PdfString, WorkMeter, type PdfDict, type PdfValue, type TextRange } from './values';
 
 /**
  * Reads the little the preflight needs from a PDF (page count, encryption, a complete ending)
@@ -68,7 +60,7 @@ export async function readPdfStructure(bytes: Uint8Array, workLimit = MAX_PDF_WO
 	try {
 		file.scan();
 		await file.expandObjectStreams();
-		return { hasEndMarker, objectCount: file.objectCount, pages: file.countPages(), encryption: file.encryption(), complete: true, work: meter.spent };
+		return { hasEndMarker, objectCount: file.objectCount, pages: countPages(file), encryption: file.encryption(), complete: true, work: meter.spent };
 	} catch {
 		// The work limit (OutOfWork), or a file this reader cannot follow: the service decides.
 		return { hasEndMarker, objectCount: file.objectCount, pages: null, encryption: null, complete: false, work: meter.spent };
@@ -92,11 +84,6 @@ interface ObjectStream {
 /** A trailer dictionary (`trailer << ... >>`) or a cross-reference stream's dictionary, in file order. */
 type TrailerSource = { kind: 'trailer'; range: TextRange } | { kind: 'xrefStream'; slot: ObjectSlot };
 
-/** Headers look like `12 0 obj`: a few digits and blanks; longer runs are not headers. */
-const MAX_HEADER_BLANKS = 32;
-const MAX_OBJECT_NUMBER_DIGITS = 10;
-const MAX_GENERATION_DIGITS = 5;
-
 class PdfFile {
 	private readonly objects = new Map<number, { slot: ObjectSlot; order: number }>();
 	private readonly objectStreams: ObjectStream[] = [];
@@ -105,7 +92,7 @@ class PdfFile {
 
 	constructor(
 		private readonly text: string,
-		private readonly meter: WorkMeter,
+		readonly meter: WorkMeter,
 	) {}
 
 	get objectCount(): number {
@@ -239,7 +226,7 @@ class PdfFile {
 		return members;
 	}
 
-	private resolve(value: PdfValue | undefined): PdfValue | undefined {
+	resolve(value: PdfValue | undefined): PdfValue | undefined {
 		if (!(value instanceof PdfRef)) return value;
 		const entry = this.objects.get(value.id);
 		if (!entry) return undefined;
@@ -252,7 +239,7 @@ class PdfFile {
 	}
 
 	/** Trailer dictionaries, newest (last in the file) first; each parsed once. */
-	private *trailerDictionaries(): Generator<PdfDict> {
+	*trailerDictionaries(): Generator<PdfDict> {
 		for (let i = this.trailers.length - 1; i >= 0; i--) {
 			const source = this.trailers[i];
 			const value = source.kind === 'trailer' ? parseFirstValue(source.range, this.meter) : source.slot.value;
@@ -272,61 +259,8 @@ class PdfFile {
 		return 'none';
 	}
 
-	/**
-	 * The page count when the file states it consistently: the leaves of the page tree reached from
-	 * the newest trailer's /Root, agreeing with the root's /Count. A cycle, a missing branch or a
-	 * count that disagrees with the leaves means the service decides (null). Without any trailer
-	 * /Root, a catalog found anywhere, or failing that the page objects, tell the count.
-	 */
-	countPages(): number | null {
-		let catalog: PdfValue | undefined;
-		for (const trailer of this.trailerDictionaries()) {
-			if (!trailer.has('Root')) continue;
-			catalog = this.resolve(trailer.get('Root'));
-			if (!isDict(catalog)) return null;
-			break;
-		}
-		catalog ??= this.lastObjectOfType('Catalog', '/Catalog');
-		if (isDict(catalog)) return this.countPageTree(catalog.get('Pages'));
-		const pageObjects = this.objectsOfType('Page', '/Page').length;
-		return pageObjects > 0 ? pageObjects : null;
-	}
-
-	private countPageTree(rootReference: PdfValue | undefined): number | null {
-		if (!(rootReference instanceof PdfRef)) return null;
-		const root = this.resolve(rootReference);
-		if (!isDict(root)) return null;
-		const visited = new Set<number>([rootReference.id]);
-		const pending: PdfDict[] = [root];
-		let leaves = 0;
-		for (let node = pending.pop(); node; node = pending.pop()) {
-			this.meter.charge(1);
-			const kids = node.get('Kids');
-			const type = dictionaryValue.name(node, 'Type') ?? (kids === undefined ? 'Page' : 'Pages');
-			if (type === 'Page') {
-				leaves++;
-				continue;
-			}
-			if (type !== 'Pages' || !Array.isArray(kids)) return null;
-			for (const kid of kids) {
-				// A node reached twice is a cycle or a shared branch: the tree cannot be trusted.
-				if (!(kid instanceof PdfRef) || visited.has(kid.id)) return null;
-				visited.add(kid.id);
-				const child = this.resolve(kid);
-				if (!isDict(child)) return null;
-				pending.push(child);
-			}
-		}
-		const count = dictionaryValue.integer(root, 'Count');
-		return count === undefined || count === leaves ? leaves : null;
-	}
-
-	private lastObjectOfType(type: string, marker: string): PdfDict | undefined {
-		return this.objectsOfType(type, marker).at(-1);
-	}
-
 	/** Objects of a /Type, in file order; `marker` is looked for first so that other objects are never parsed. */
-	private objectsOfType(type: string, marker: string): PdfDict[] {
+	objectsOfType(type: string, marker: string): PdfDict[] {
 		const found: Array<{ dict: PdfDict; order: number }> = [];
 		for (const [id, { slot, order }] of this.objects) {
 			const { text, start, end } = slot.range;
@@ -339,123 +273,4 @@ class PdfFile {
 		}
 		return found.sort((a, b) => a.order - b.order).map(({ dict }) => dict);
 	}
-}
-
-/**
- * indexOf for one keyword, resumed from where it last stopped: over the whole scan each byte is
- * passed at most once per keyword (and charged to the meter).
- */
-class KeywordFinder {
-	private from = 0;
-	private found: number | undefined;
-
-	constructor(
-		private readonly text: string,
-		private readonly keyword: string,
-		private readonly meter: WorkMeter,
-	) {}
-
-	peek(): number {
-		if (this.found === undefined) {
-			const at = this.text.indexOf(this.keyword, this.from);
-			this.meter.charge((at === -1 ? this.text.length : at + this.keyword.length) - this.from);
-			this.found = at === -1 ? Infinity : at;
-			this.from = at === -1 ? this.text.length : at + this.keyword.length;
-		}
-		return this.found;
-	}
-
-	consume(): void {
-		this.found = undefined;
-	}
-
-	/** Forgets a match inside skipped stream data and searches on from its end. */
-	skipTo(position: number): void {
-		if (this.found !== undefined && this.found < position) this.found = undefined;
-		if (this.from < position) this.from = position;
-	}
-}
-
-/** `12 0 obj` ending at `objAt`, read backwards over a bounded number of characters. */
-function readObjectHeader(text: string, objAt: number): { id: number; start: number } | undefined {
-	if (isRegular(text.charCodeAt(objAt + 3))) return undefined;
-	let position = objAt;
-	const skipBlanks = () => {
-		const from = position;
-		while (position > 0 && from - position < MAX_HEADER_BLANKS && isWhitespace(text.charCodeAt(position - 1))) position--;
-		return from - position;
-	};
-	const readDigits = (max: number) => {
-		const end = position;
-		while (position > 0 && end - position < max && isDigit(text.charCodeAt(position - 1))) position--;
-		return text.slice(position, end);
-	};
-	if (skipBlanks() === 0) return undefined;
-	if (readDigits(MAX_GENERATION_DIGITS) === '') return undefined;
-	if (skipBlanks() === 0) return undefined;
-	const id = readDigits(MAX_OBJECT_NUMBER_DIGITS);
-	if (id === '' || (position > 0 && isRegular(text.charCodeAt(position - 1)))) return undefined;
-	return { id: Number(id), start: position };
-}
-
-function isDigit(code: number): boolean {
-	return code >= 48 && code <= 57;
-}
-
-/** A real `stream` keyword follows its dictionary's `>>` (the word also appears in comments and text). */
-function followsDictionary(text: string, keywordAt: number): boolean {
-	let position = keywordAt;
-	while (position > 0 && keywordAt - position < MAX_HEADER_BLANKS && isWhitespace(text.charCodeAt(position - 1))) position--;
-	return text.startsWith('>>', position - 2);
-}
-
-/** Where the data of a `stream` keyword starts: after its end of line (7.3.8.1). */
-function streamDataStart(text: string, keywordAt: number): number | undefined {
-	const after = keywordAt + 'stream'.length;
-	if (text[after] === '\r' && text[after + 1] === '\n') return after + 2;
-	if (text[after] === '\n' || text[after] === '\r') return after + 1;
-	return undefined;
-}
-
-function isFlateOnly(dictionary: PdfDict): boolean {
-	const filter = dictionary.get('Filter');
-	const only = Array.isArray(filter) && filter.length === 1 ? filter[0] : filter;
-	return only instanceof PdfName && only.name === 'FlateDecode' && !dictionary.has('DecodeParms');
-}
-
-function latin1Bytes(text: string, start: number, end: number): Uint8Array {
-	const bytes = new Uint8Array(end - start);
-	for (let i = 0; i < bytes.length; i++) bytes[i] = text.charCodeAt(start + i);
-	return bytes;
-}
-
-async function inflate(data: Uint8Array, meter: WorkMeter, budget: number): Promise<Uint8Array | null> {
-	const reader = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
-	const chunks: Uint8Array[] = [];
-	let size = 0;
-	try {
-		for (;;) {
-			const { done, value } = await reader.read();
-			if (done) break;
-			size += value.byteLength;
-			if (size > budget || meter.spent + value.byteLength > meter.limit) {
-				await reader.cancel();
-				break;
-			}
-			chunks.push(value);
-		}
-	} catch {
-		// A damaged stream only means this route to the page count is closed.
-		return null;
-	}
-	// Charged outside the stream's error handling, so that running out of work ends the whole reading.
-	meter.charge(size);
-	if (size > budget) return null;
-	const joined = new Uint8Array(size);
-	let offset = 0;
-	for (const chunk of chunks) {
-		joined.set(chunk, offset);
-		offset += chunk.byteLength;
-	}
-	return joined;
 }

@@ -1,8 +1,7 @@
 import { createHash } from 'crypto';
 
-import { DEFAULT_REQUESTS_PER_MINUTE } from './limits';
-import { untilCancelled } from './cancellation';
-import { throwIfCancelled, waitFor } from './wait';
+import { DEFAULT_REQUESTS_PER_MINUTE } from '../limits';
+import { throwIfCancelled, untilCancelled, waitFor, type Wait } from '../wait';
 
 /** Spec 2.8: the limit is counted per key over a one-minute window. */
 export const RATE_WINDOW_MS = 60_000;
@@ -11,7 +10,7 @@ export const RATE_WINDOW_MS = 60_000;
 export const MAX_RATE_LIMIT_BLOCK_MS = 60_000;
 
 /** Requests left unused in every window, against rounding and requests we cannot see. */
-export const RATE_SAFETY_MARGIN = 1;
+const RATE_SAFETY_MARGIN = 1;
 
 /**
  * The margin once the headers show that someone else uses the key (another n8n worker or another
@@ -49,8 +48,6 @@ export interface RateLimitSnapshot {
 export interface Clock {
 	now(): number;
 }
-
-export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
 const systemClock: Clock = { now: () => Date.now() };
 

@@ -1,7 +1,5 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { readEnded, waitForReadTurn } from './resultReadSpacing';
-import { apiPath, callApi, rateBudgetOf, type ApiContext, type UploadFile } from './transport';
 import {
 	resultSchema,
 	scannerDeletedSchema,
@@ -11,7 +9,10 @@ import {
 	type Result,
 	type Scanner,
 	type UploadAccepted,
-} from './schemas';
+} from '../schemas';
+import type { UploadFile } from './multipart';
+import { readEnded, waitForReadTurn } from './resultReadSpacing';
+import { apiPath, callApi, rateBudgetOf, type ApiContext } from './transport';
 
 /** The service's eight operations (spec 4.1), each once. */
 

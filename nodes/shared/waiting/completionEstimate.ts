@@ -21,7 +21,7 @@ export interface CompletionPrior {
 }
 
 /** Spec 4.4: "typical completion is 3-20 seconds"; roughly 4 s plus 2.5 s per page. */
-export const DEFAULT_COMPLETION_PRIOR: CompletionPrior = { baseMs: 4000, perPageMs: 2500, spread: 0.25 };
+const DEFAULT_COMPLETION_PRIOR: CompletionPrior = { baseMs: 4000, perPageMs: 2500, spread: 0.25 };
 
 /** One document's completion time, as milliseconds after it was queued: within (afterMs, byMs]. */
 export interface CompletionObservation {

@@ -1,7 +1,7 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import type { ServiceError } from './errors';
+import type { ServiceError } from '../http/errors';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -80,10 +80,6 @@ export class ItemSink {
 		this.holding = true;
 	}
 
-	isSettled(itemIndex: number): boolean {
-		return this.settled.has(itemIndex);
-	}
-
 	/** The node's return value, in input order on each output, after checking that no input item was lost. */
 	result(itemCount: number): INodeExecutionData[][] {
 		if (this.failures.length > 0) throw this.stopError(this.failures[0].error);
@@ -158,7 +154,7 @@ function failureFields(error: NodeError, extra: IDataObject): IDataObject {
  * class, HTTP status and context. An error shared by several items (one result read for two items)
  * is copied, never renamed in place.
  */
-export function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
 	const prefix = `Item ${itemIndex + 1}`;
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		const message = error instanceof Error ? error.message : String(error);

@@ -1,122 +1,9 @@
-/**
- * The PDF object syntax (ISO 32000 7.2-7.3) as far as the preflight needs it: numbers, names,
- * strings, arrays, dictionaries and references. The parser is iterative (no recursion, so no
- * nesting can overflow the stack), reads each character once, and charges every character it
- * reads to a WorkMeter, so a hostile file costs at most the meter's limit.
- */
-
-/** Work done while reading one file, in units of about one character examined. */
-export class WorkMeter {
-	spent = 0;
-
-	constructor(readonly limit: number) {}
-
-	charge(units: number): void {
-		this.spent += units;
-		if (this.spent > this.limit) throw new OutOfWork();
-	}
-}
-
-/** The file needs more work than the meter allows: the caller falls back to "unknown". */
-export class OutOfWork extends Error {
-	constructor() {
-		super('PDF structure: work limit reached');
-		this.name = 'OutOfWork';
-	}
-}
-
-export class PdfName {
-	constructor(readonly name: string) {}
-}
-
-export class PdfString {
-	constructor(readonly bytes: Uint8Array) {}
-}
-
-export class PdfRef {
-	constructor(
-		readonly id: number,
-		readonly generation: number,
-	) {}
-}
-
-export type PdfDict = Map<string, PdfValue>;
-export type PdfValue = number | boolean | null | PdfName | PdfString | PdfRef | PdfValue[] | PdfDict;
-
-/** Arrays and dictionaries nested deeper than this are not read (real files nest a few levels). */
-const MAX_NESTING = 32;
-
-/** A part of a latin1-decoded file (one character per byte), where a value starts. */
-export interface TextRange {
-	text: string;
-	start: number;
-	end: number;
-}
+import { PdfName, PdfString, type TextRange, type WorkMeter } from './values';
 
 /**
- * The first complete value in `range`, or undefined when there is none (damaged, cut off, or
- * nested deeper than MAX_NESTING). Reading stops at that value: the rest of the range is not read.
+ * The tokens of the PDF syntax (ISO 32000 7.2): each character is read once and charged to the
+ * WorkMeter.
  */
-export function parseFirstValue(range: TextRange, meter: WorkMeter): PdfValue | undefined {
-	const lexer = new Lexer(range, meter);
-	const stack: PdfValue[][] = [];
-	const kinds: Array<'array' | 'dict'> = [];
-	for (;;) {
-		const token = lexer.next();
-		if (token === undefined) return undefined;
-		let value: PdfValue | undefined;
-		switch (token.kind) {
-			case 'open':
-				if (stack.length >= MAX_NESTING) return undefined;
-				stack.push([]);
-				kinds.push(token.container);
-				continue;
-			case 'close': {
-				if (kinds.pop() !== token.container) return undefined;
-				const items = stack.pop() as PdfValue[];
-				value = token.container === 'array' ? items : toDict(items);
-				break;
-			}
-			case 'keyword':
-				if (token.word === 'R') {
-					// `12 0 R`: the two integers before it become a reference.
-					const container = stack[stack.length - 1];
-					if (!container) return undefined;
-					const generation = container.pop();
-					const id = container.pop();
-					if (!isIndex(id) || !isIndex(generation)) return undefined;
-					value = new PdfRef(id, generation);
-				} else if (token.word === 'true' || token.word === 'false') {
-					value = token.word === 'true';
-				} else if (token.word === 'null') {
-					value = null;
-				} else if (stack.length === 0) {
-					// `stream`, `endobj` or junk before any value: nothing to read here.
-					return undefined;
-				} else {
-					continue;
-				}
-				break;
-			default:
-				value = token.value;
-		}
-		if (stack.length === 0) return value;
-		stack[stack.length - 1].push(value);
-	}
-}
-
-function isIndex(value: PdfValue | undefined): value is number {
-	return typeof value === 'number' && Number.isInteger(value) && value >= 0;
-}
-
-function toDict(items: PdfValue[]): PdfDict {
-	const dict: PdfDict = new Map();
-	for (let i = 0; i + 1 < items.length; i += 2) {
-		const key = items[i];
-		if (key instanceof PdfName) dict.set(key.name, items[i + 1]);
-	}
-	return dict;
-}
 
 type Token =
 	| { kind: 'open' | 'close'; container: 'array' | 'dict' }
@@ -167,7 +54,7 @@ export function isRegular(code: number): boolean {
 	return !Number.isNaN(code) && !isWhitespace(code) && !isDelimiter(code);
 }
 
-class Lexer {
+export class Lexer {
 	private position: number;
 
 	constructor(
@@ -321,28 +208,4 @@ function readEscape(text: string, position: number, end: number, bytes: number[]
 /** `#20` in a name stands for the byte 0x20 (7.3.5). */
 function decodeName(raw: string): string {
 	return raw.includes('#') ? raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : raw;
-}
-
-/** Dictionary helpers: a value of the expected kind, or undefined. */
-export const dictionaryValue = {
-	name: (dict: PdfDict, key: string): string | undefined => {
-		const value = dict.get(key);
-		return value instanceof PdfName ? value.name : undefined;
-	},
-	integer: (dict: PdfDict, key: string): number | undefined => {
-		const value = dict.get(key);
-		return typeof value === 'number' && Number.isInteger(value) ? value : undefined;
-	},
-	string: (dict: PdfDict, key: string): Uint8Array | undefined => {
-		const value = dict.get(key);
-		return value instanceof PdfString ? value.bytes : undefined;
-	},
-	boolean: (dict: PdfDict, key: string): boolean | undefined => {
-		const value = dict.get(key);
-		return typeof value === 'boolean' ? value : undefined;
-	},
-};
-
-export function isDict(value: PdfValue | undefined): value is PdfDict {
-	return value instanceof Map;
 }

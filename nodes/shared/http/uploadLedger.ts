@@ -2,9 +2,10 @@ import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { UploadAccepted } from '../schemas';
 import { uploadDocument } from './api';
-import type { UploadAccepted } from './schemas';
-import { uploadMayHaveBeenAccepted, type UploadFile } from './transport';
+import type { UploadFile } from './multipart';
+import { uploadMayHaveBeenAccepted } from './transport';
 
 /**
  * n8n's "Retry On Fail" runs the node again, with the same input, after it threw; and with "On
@@ -37,7 +38,7 @@ export interface UploadIdentity {
  * The identity of one item's upload in this execution, or undefined when n8n gives the run no
  * execution id (nothing to tie a retry to; the upload is then simply sent).
  */
-export function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
+function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
 	const executionId = ctx.getExecutionId?.();
 	if (!executionId) return undefined;
 	const runIndex = runIndexOf(ctx);

@@ -1,9 +1,11 @@
 import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import type { Result } from '../schemas';
 import type { ItemSink } from './itemSink';
-import { describeUnsuccessfulResult, doneResultToJson, OutputMappingError, unsuccessfulResultToJson, type OutputOptions } from './output';
-import type { Result } from './schemas';
+import { doneResultToJson } from './mapping';
+import { OutputMappingError, type OutputOptions } from './options';
+import { describeUnsuccessfulResult, unsuccessfulResultToJson } from './unsuccessful';
 
 /**
  * Where each kind of finished result goes. The action node has one output and fails rejected and

@@ -1,7 +1,5 @@
-import type { IDataObject } from 'n8n-workflow';
-
-import { FIELD_TYPES, TEMPLATE_LIMITS, type FieldType } from './limits';
-import type { FieldDefinition } from './schemas';
+import { FIELD_TYPES, formatCount, formatKilobytes, TEMPLATE_LIMITS, type FieldType } from '../limits';
+import { UNSAFE_KEYS, type FieldDefinition } from '../schemas';
 
 /**
  * Template definitions (spec 2.1, 2.2, 4.6, 4.8 and the limits of part 8): checked here, before
@@ -85,7 +83,7 @@ function optionalText(value: unknown, path: string, subject: string, limit: numb
  * Spec 2.2 and 8 give the limits in characters: counted as Unicode characters (code points), so an
  * emoji is one character, not the two UTF-16 units JavaScript's `length` would count.
  */
-export function characterCount(text: string): number {
+function characterCount(text: string): number {
 	// Each low surrogate of a valid pair is the second half of one character.
 	let pairs = 0;
 	for (let i = 1; i < text.length; i++) {
@@ -103,11 +101,12 @@ function checkLength(text: string, limit: number, path: string, subject: string)
 	if (text.length <= limit) return;
 	const characters = characterCount(text);
 	if (characters > limit) {
-		throw new InvalidTemplate(path, `${subject} is ${characters.toLocaleString('en-US')} characters long; the limit is ${limit.toLocaleString('en-US')}`);
+		throw new InvalidTemplate(path, `${subject} is ${formatCount(characters)} characters long; the limit is ${formatCount(limit)}`);
 	}
 }
 
-function kindOf(value: unknown): string {
+/** What a value is, in words, for messages that refuse it. */
+export function kindOf(value: unknown): string {
 	if (Array.isArray(value)) return 'a list';
 	if (value === null) return 'null';
 	return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
@@ -140,8 +139,6 @@ function checkFieldList(value: unknown, path: string, level: Level, owner?: stri
 }
 
 const KNOWN_FIELD_KEYS = ['name', 'label', 'type', 'value_type', 'required', 'description', 'format_hint', 'examples', 'item_fields'];
-/** Keys no object built from user data may carry: assigning them changes the object itself. */
-const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 function checkField(value: unknown, path: string, level: Level, index: number): FieldDefinition {
 	const noun = level === 'field' ? 'Field' : 'Column';
@@ -246,137 +243,9 @@ function checkExamples(value: unknown, path: string, subject: string): string[] 
 function checkDefinitionSize(value: TemplateInput): void {
 	const bytes = new TextEncoder().encode(JSON.stringify(value)).byteLength;
 	if (bytes > TEMPLATE_LIMITS.definitionBytes) {
-		const kb = (size: number) => (size / 1000).toFixed(1).replace(/\.0$/, '');
 		throw new InvalidTemplate(
 			value.fields ? 'fields' : '',
-			`The template definition is ${kb(bytes)} KB (${bytes.toLocaleString('en-US')} bytes) as JSON; the limit is ${kb(TEMPLATE_LIMITS.definitionBytes)} KB. Shorten descriptions or remove fields`,
+			`The template definition is ${formatKilobytes(bytes)} KB (${formatCount(bytes)} bytes) as JSON; the limit is ${formatKilobytes(TEMPLATE_LIMITS.definitionBytes)} KB. Shorten descriptions or remove fields`,
 		);
 	}
-}
-
-export type FieldsJsonParse = { ok: true; fields: unknown } | { ok: false; message: string };
-
-/**
- * The fields of the JSON parameter: an array of fields, or an object with a `fields` array (so a
- * template read with Get Template can be pasted whole). n8n may hand over an already-parsed value.
- */
-export function parseFieldsJson(text: unknown): FieldsJsonParse {
-	let value = text;
-	if (typeof text === 'string') {
-		if (text.trim() === '') return { ok: false, message: 'The fields JSON is empty: give a list such as [{ "name": "invoice_number", "type": "string" }]' };
-		try {
-			value = JSON.parse(text);
-		} catch (error) {
-			return { ok: false, message: `The fields JSON is not valid: ${describeJsonError(text, error)}` };
-		}
-	}
-	if (Array.isArray(value)) return { ok: true, fields: value };
-	if (typeof value === 'object' && value !== null && 'fields' in value) return { ok: true, fields: (value as { fields: unknown }).fields };
-	return {
-		ok: false,
-		message: `The fields JSON must be a list of fields or an object with a "fields" list, not ${kindOf(value)}`,
-	};
-}
-
-/** V8's reason plus line and column: positions mean little to someone editing a JSON box. */
-function describeJsonError(text: string, error: unknown): string {
-	const raw = error instanceof Error ? error.message : String(error);
-	const reason = raw
-		.replace(/\s*\(line \d+ column \d+\)/, '')
-		.replace(/ in JSON at position \d+/, '')
-		.trim();
-	const position = Number(/at position (\d+)/.exec(raw)?.[1] ?? (/Unexpected end of JSON input/.test(raw) ? text.length : NaN));
-	if (!Number.isInteger(position)) return reason;
-	const before = text.slice(0, position);
-	const line = before.split('\n').length;
-	const column = position - before.lastIndexOf('\n');
-	return `${reason} (line ${line}, column ${column})`;
-}
-
-/** The value of the "Fields" fixed collection (see fields.description.ts). */
-export interface FieldsUiCollection {
-	field?: FieldUi[];
-}
-
-export interface FieldUi extends ColumnUi {
-	columns?: { column?: ColumnUi[] };
-}
-
-/** The settings under a field's or column's Options. */
-export interface OptionalSettingsUi {
-	label?: string;
-	/** A boolean from the toggle; an expression may give anything. */
-	required?: boolean | string;
-	formatHint?: string;
-	examples?: string;
-}
-
-/**
- * A field or column row. The optional settings sit under `options`; rows saved by version 0.1.0
- * hold them flat beside the name, and are read as well (Options wins where both are set).
- */
-export interface ColumnUi extends OptionalSettingsUi {
-	name?: string;
-	type?: string;
-	description?: string;
-	options?: OptionalSettingsUi;
-}
-
-/** The UI's fields as spec fields. Empty optional values are left out: the service gets no "". */
-export function fieldsFromUi(collection: FieldsUiCollection | IDataObject | undefined): FieldDefinition[] {
-	const fields = ((collection as FieldsUiCollection | undefined)?.field ?? []) as FieldUi[];
-	return fields.map((ui) => {
-		const field = fieldFromUi(ui);
-		// Columns only mean something on a table; a type changed after adding columns drops them.
-		if (field.type === 'table') field.item_fields = (ui.columns?.column ?? []).map(fieldFromUi);
-		return field;
-	});
-}
-
-function fieldFromUi(ui: ColumnUi): FieldDefinition {
-	const settings = optionalSettings(ui);
-	const field: FieldDefinition = { name: (ui.name ?? '').trim() };
-	const put = (key: 'label' | 'description' | 'format_hint', value: string | undefined) => {
-		const text = value?.trim();
-		if (text) field[key] = text;
-	};
-	put('label', settings.label);
-	if (ui.type) field.type = ui.type;
-	// Anything but "no" is passed on: true, or a value the checks then refuse with its path.
-	if (settings.required !== false) field.required = settings.required as boolean;
-	put('description', ui.description);
-	put('format_hint', settings.formatHint);
-	const examples = splitExamples(settings.examples ?? '');
-	if (examples.length > 0) field.examples = examples;
-	return field;
-}
-
-/** Options first, then the flat 0.1.0 values; an empty text or an unset switch does not count. */
-function optionalSettings(ui: ColumnUi): OptionalSettingsUi {
-	const current = ui.options ?? {};
-	const text = (key: 'label' | 'formatHint' | 'examples') => {
-		const value = current[key];
-		return typeof value === 'string' && value.trim() !== '' ? value : ui[key];
-	};
-	return {
-		label: text('label'),
-		required: ([current.required, ui.required].map(readRequired).find((value) => value !== undefined && value !== false && value !== '') ?? false) as boolean | string,
-		formatHint: text('formatHint'),
-		examples: text('examples'),
-	};
-}
-
-/** A toggle holds a boolean; an expression may give "true"/"false", or anything else (then refused by the checks). */
-function readRequired(value: unknown): unknown {
-	if (typeof value === 'string' && /^(true|false)$/i.test(value.trim())) return value.trim().toLowerCase() === 'true';
-	return value;
-}
-
-/**
- * One example per line; on a single line, commas separate them. A comma between two digits
- * (1,234.56) belongs to the example, so money amounts survive.
- */
-export function splitExamples(text: string): string[] {
-	const parts = text.includes('\n') ? text.split(/\r?\n/) : text.split(/,(?!\d)|(?<!\d),/);
-	return parts.map((part) => part.trim()).filter((part) => part !== '');
 }

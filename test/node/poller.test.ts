@@ -258,7 +258,7 @@ describe.concurrent('Document Extraction Poller through the engine, against the 
 	});
 
 	it('never reads one result more often than every 2 s, retries of failed reads included', { timeout: TEST_TIMEOUT_MS }, async ({ expect, onTestFinished }) => {
-		// Documents that take longer than the node first expects (about 21 s), so each is read several times.
+		// Documents that take about 21 s, longer than the node first expects of short ones, so they are read several times.
 		const { sandbox, credential } = await sandboxWith(onTestFinished, { timing: { queuedMs: 1000, baseMs: 20_000, perPageMs: 0, jitter: 0.1 } });
 		const receipts = await uploadWithActionNode(sandbox, credential, [
 			{ fixture: 'invoiceEn' },
@@ -275,10 +275,12 @@ describe.concurrent('Document Extraction Poller through the engine, against the 
 		expect(routing(run, 4, expect).output).toEqual(['done', 'done', 'done', 'stillProcessing']);
 		const stats = sandbox.stats();
 		expect(stats.faults.filter((fault) => fault.kind === 'internalError')).toHaveLength(2);
-		for (const item of receipts) {
-			const { reads } = stats.results[String(item.json.result_id)];
-			expect(reads.length).toBeGreaterThanOrEqual(2);
-			expect(Math.min(...gaps(reads))).toBeGreaterThanOrEqual(MIN_RESULT_READ_INTERVAL_MS);
+		const readsPerResult = receipts.map((item) => stats.results[String(item.json.result_id)].reads);
+		// The 10-page statement is expected to take about as long as it does, so one read may find it
+		// done; the others are read again and again, and the spacing holds for every result.
+		expect(readsPerResult.filter((reads) => reads.length >= 2).length).toBeGreaterThanOrEqual(3);
+		for (const reads of readsPerResult) {
+			if (reads.length >= 2) expect(Math.min(...gaps(reads))).toBeGreaterThanOrEqual(MIN_RESULT_READ_INTERVAL_MS);
 		}
 	});
 

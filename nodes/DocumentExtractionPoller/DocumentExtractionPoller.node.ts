@@ -7,7 +7,7 @@ import { ItemSink } from '../shared/output/itemSink';
 import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
 import { checkResultId } from '../shared/preflight/ids';
 import { getTableFields } from '../shared/templates/tableFieldOptions';
-import { awaitResults, type PendingDocument } from '../shared/waiting/awaitResults';
+import { awaitResults, receiptTiming, type PendingDocument } from '../shared/waiting/awaitResults';
 
 /** Output indexes, in the order of `outputNames`. */
 const OUTPUT = { done: 0, rejected: 1, error: 2, stillProcessing: 3 } as const;
@@ -101,13 +101,11 @@ export class DocumentExtractionPoller implements INodeType {
 				// One timeout for the run (the reads of all items are scheduled together): the longest asked for.
 				timeoutMs = Math.max(timeoutMs, 1000 * readNumber(this, 'options.timeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, TIMEOUT_RULE));
 				const { json } = items[i];
-				const queuedAt = Date.parse(String(json.queued_at ?? ''));
 				targets.push({
 					id: i,
 					resultId: checked.id,
 					// The upload receipt's numbers, when the item carries them: they time the first read.
-					pages: typeof json.tokens_required === 'number' ? json.tokens_required : undefined,
-					queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
+					...receiptTiming(json),
 					// Checked before polling: a setting that cannot be applied fails its item without a read.
 					outputOptions: readOutputOptions(this, i),
 					binary,

@@ -173,7 +173,7 @@ function explainNotJson(status: number): Explanation {
  * Turns an error answer into what the user reads. Unknown codes keep the service's own words.
  * `rawBody` is the parsed JSON body, or undefined when the answer was not JSON.
  */
-export function describeServiceError(status: number, rawBody: unknown, request: RequestContext = { kind: 'read' }): ServiceError {
+export function describeServiceError(status: number, rawBody: unknown, request: RequestContext): ServiceError {
 	const isJson = typeof rawBody === 'object' && rawBody !== null;
 	const parsed = errorBodySchema.safeParse(isJson ? rawBody : {});
 	const body: ErrorBody = parsed.success ? parsed.data : {};

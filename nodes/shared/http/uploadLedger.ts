@@ -23,7 +23,10 @@ export type LedgerEntry =
 	/** Sent, but the answer does not say whether the service took it: never sent again. */
 	| { kind: 'uncertain'; message: string };
 
-/** Entries older than this are forgotten: n8n's retries wait at most 5 s between tries. */
+/**
+ * Entries older than this are forgotten. A retry comes seconds after the failure (n8n waits at
+ * most 5 s between tries), but the try that failed may have waited hours for its results first.
+ */
 const ENTRY_LIFETIME_MS = 6 * 60 * 60 * 1000;
 /** Bounds the memory: the oldest entries go first. */
 const MAX_ENTRIES = 10_000;

@@ -5,6 +5,7 @@ import type { Result } from '../schemas';
 import type { ItemSink } from './itemSink';
 import { doneResultToJson } from './mapping';
 import { OutputMappingError, type OutputOptions } from './options';
+import { withRequiredFields } from './requiredFields';
 import { describeUnsuccessfulResult, unsuccessfulResultToJson } from './unsuccessful';
 
 /**
@@ -18,8 +19,11 @@ export interface ResultRoutes {
 	error: number | 'fail';
 }
 
-/** Emits one result that reached a terminal state, mapped as the user chose. Shared by both nodes. */
-export function settleResult(
+/**
+ * Emits one result that reached a terminal state, mapped as the user chose (with the template's
+ * required fields when the review needs them). Shared by both nodes.
+ */
+export async function settleResult(
 	ctx: IExecuteFunctions,
 	sink: ItemSink,
 	itemIndex: number,
@@ -27,11 +31,12 @@ export function settleResult(
 	outputOptions: OutputOptions,
 	routes: ResultRoutes,
 	binary?: IBinaryKeyData,
-): void {
+): Promise<void> {
 	if (result.status === 'done') {
+		const options = await withRequiredFields(ctx, result, outputOptions, itemIndex);
 		let jsons;
 		try {
-			jsons = doneResultToJson(result, outputOptions);
+			jsons = doneResultToJson(result, options);
 		} catch (error) {
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };

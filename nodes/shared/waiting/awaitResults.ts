@@ -4,7 +4,6 @@ import { getResult } from '../http/api';
 import { rateBudgetOf } from '../http/transport';
 import type { ItemSink } from '../output/itemSink';
 import type { OutputOptions } from '../output/options';
-import { withRequiredFields } from '../output/requiredFields';
 import { settleResult, type ResultRoutes } from '../output/settleResult';
 import type { Result } from '../schemas';
 import { waitFor } from '../wait';
@@ -14,6 +13,18 @@ import { pollResults, type PollTarget } from './scheduler';
 export interface PendingDocument extends PollTarget {
 	outputOptions: OutputOptions;
 	binary?: IBinaryKeyData;
+}
+
+/**
+ * What an upload receipt (the 202 answer, or an item carrying its fields) tells the scheduler to
+ * time the first read: the pages charged and when the document was queued.
+ */
+export function receiptTiming(receipt: { tokens_required?: unknown; queued_at?: unknown }): Pick<PollTarget, 'pages' | 'queuedAt'> {
+	const queuedAt = typeof receipt.queued_at === 'string' ? Date.parse(receipt.queued_at) : NaN;
+	return {
+		pages: typeof receipt.tokens_required === 'number' ? receipt.tokens_required : undefined,
+		queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
+	};
 }
 
 export interface AwaitOptions {
@@ -41,8 +52,7 @@ export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, docum
 				switch (outcome.kind) {
 					case 'settled':
 					case 'unknown-status': {
-						const outputOptions = await withRequiredFields(ctx, outcome.result, document.outputOptions, document.id);
-						settleResult(ctx, sink, document.id, outcome.result, outputOptions, options.routes, document.binary);
+						await settleResult(ctx, sink, document.id, outcome.result, document.outputOptions, options.routes, document.binary);
 						return;
 					}
 					case 'failed':

@@ -8,8 +8,9 @@ import { alphabetically, outputOptionsCollection, outputProperties, readOutputOp
 import { addWarning } from '../../../shared/output/executionHints';
 import type { ItemSink } from '../../../shared/output/itemSink';
 import type { OutputOptions } from '../../../shared/output/options';
+import { pendingResultJson } from '../../../shared/output/unsuccessful';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
-import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
+import { awaitResults, receiptTiming, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { readUploadFile } from './file';
 
 /** Parameters both extract operations show, below their own. */
@@ -82,7 +83,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 					default: DEFAULT_WAIT_TIMEOUT_SECONDS,
 					typeOptions: { minValue: 5 },
 					displayOptions: { show: { '/waitForResult': [true] } },
-					description: 'How long to wait for each document. A long bank statement can take about 2 minutes.',
+					description: 'How long to wait for the documents of this run, which are waited for together. A long bank statement can take about 2 minutes.',
 				},
 				...outputOptionsCollection({ show: { '/waitForResult': [true] } }),
 			]),
@@ -136,13 +137,11 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 				sink.emit(i, [accepted as IDataObject], 0, plan.binary);
 				continue;
 			}
-			const queuedAt = Date.parse(accepted.queued_at ?? '');
 			plans.set(i, plan);
 			pending.push({
 				id: i,
 				resultId: accepted.result_id,
-				pages: accepted.tokens_required ?? undefined,
-				queuedAt: Number.isNaN(queuedAt) ? undefined : queuedAt,
+				...receiptTiming(accepted),
 				binary: plan.binary,
 				outputOptions: plan.outputOptions,
 			});
@@ -162,7 +161,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 		onTimeout: ({ id: i, resultId, binary }, lastResult) => {
 			const status = lastResult?.status ?? 'queued';
 			if (plans.get(i)?.onTimeout === 'emitPending') {
-				sink.emit(i, [{ result_id: resultId, status, pending: true }], 0, binary);
+				sink.emit(i, [pendingResultJson(resultId, status)], 0, binary);
 				return;
 			}
 			sink.fail(

@@ -1,12 +1,12 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { getResult } from '../../../shared/http/api';
 import { PENDING_STATUSES } from '../../../shared/limits';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import type { ItemSink } from '../../../shared/output/itemSink';
-import { withRequiredFields } from '../../../shared/output/requiredFields';
 import { settleResult } from '../../../shared/output/settleResult';
+import { pendingResultJson } from '../../../shared/output/unsuccessful';
 import { checkResultId } from '../../../shared/preflight/ids';
 
 const show = { show: { resource: ['document'], operation: ['getResult'] } };
@@ -58,8 +58,8 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 	const outputOptions = readOutputOptions(this, itemIndex);
 	const result = await getResult(this, checked.id, itemIndex);
 	if ((PENDING_STATUSES as readonly string[]).includes(result.status)) {
-		sink.emit(itemIndex, [{ result_id: result.result_id, status: result.status, pending: true } as IDataObject]);
+		sink.emit(itemIndex, [pendingResultJson(result.result_id, result.status)]);
 		return;
 	}
-	settleResult(this, sink, itemIndex, result, await withRequiredFields(this, result, outputOptions, itemIndex), { done: 0, rejected: 'fail', error: 'fail' });
+	await settleResult(this, sink, itemIndex, result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' });
 }

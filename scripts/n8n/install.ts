@@ -47,9 +47,11 @@ export async function ensureN8n(release: N8nRelease, log: Log): Promise<N8nRunti
 		await withHeartbeat(log, `Installing n8n ${release.version} into ${installDir} (2,000+ packages; 2-5 minutes the first time)`, () =>
 			runChecked('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: installDir, env }),
 		);
-		const headers = release.nodeVersion ? [`--nodedir=${nodeHeadersDir(release.nodeVersion)}`] : [];
+		// The headers of the Node that runs this n8n, never a download from nodejs.org: for n8n 1.x
+		// that is the Node running this script (its prefix holds include/node).
+		const nodedir = release.nodeVersion ? nodeHeadersDir(release.nodeVersion) : dirname(dirname(process.execPath));
 		await withHeartbeat(log, `Building sqlite3 for n8n ${release.version}'s database (about 75 seconds)`, () =>
-			runChecked('npx', ['--yes', 'node-gyp', 'rebuild', ...headers], { cwd: join(installDir, 'node_modules', 'sqlite3'), env }),
+			runChecked('npx', ['--yes', 'node-gyp', 'rebuild', `--nodedir=${nodedir}`], { cwd: join(installDir, 'node_modules', 'sqlite3'), env }),
 		);
 		writeFileSync(join(installDir, READY_MARKER), `${new Date().toISOString()}\n`);
 		log(`n8n ${release.version} installed.`);

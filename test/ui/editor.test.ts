@@ -158,6 +158,21 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		expect((await editor.canvasNode(POLLER_NODE)).outputs).toEqual(['Done', 'Rejected', 'Error', 'Still Processing']);
 	});
 
+	it('Template → Update names its name-and-description collection for what it holds, with no second "Add Field"', async () => {
+		await editor.openNodePanel();
+		await editor.searchNodePanel(ACTION_NODE);
+		await editor.pickNode(ACTION_NODE);
+		const update = (await editor.listedActions()).find((action) => /update/i.test(action));
+		expect(update).toBeDefined();
+		await editor.pickAction(update as string);
+		await editor.findByText('label, span, div', 'Name and Description');
+		await editor.shot('template-update');
+		const shown = await editor.shownTexts(['Name and Description', 'Add Name or Description', 'Update Fields', 'Add Field', 'Replace Fields']);
+		// The field editor's "Add Field" appears only once Replace Fields is on.
+		expect(shown).toEqual(['Name and Description', 'Add Name or Description', 'Replace Fields']);
+		await editor.closeNdv();
+	});
+
 	it("offers the action node in an AI Agent's tool list, and not the Poller", async () => {
 		await editor.openNodePanel();
 		await editor.searchNodePanel('AI Agent');

@@ -321,6 +321,20 @@ export class Editor {
 		return offered;
 	}
 
+	/** Which of `candidates` the page shows as the whole text of a visible element (labels, buttons, placeholders). */
+	async shownTexts(candidates: string[]): Promise<string[]> {
+		return await this.page.evaluate((wanted: string[]) => {
+			const shown = new Set<string>();
+			for (const element of Array.from(document.querySelectorAll<HTMLElement>('body *'))) {
+				if (element.getClientRects().length === 0) continue;
+				const text = element.innerText?.trim();
+				const placeholder = element.getAttribute('placeholder')?.trim();
+				for (const candidate of wanted) if (text === candidate || placeholder === candidate) shown.add(candidate);
+			}
+			return wanted.filter((candidate) => shown.has(candidate));
+		}, candidates);
+	}
+
 	/** What a parameter shows: the text of its input (an options parameter shows the chosen option's name). */
 	async parameterValue(parameter: string): Promise<string> {
 		const container = await this.waitFor(sel.parameter(parameter));

@@ -9,8 +9,9 @@
  * sandbox of the service on the free plan (60 requests/min) and a collector for the workflows'
  * output. Then `L` callers post batches of K documents at once to two active workflows (Wait for
  * Result; upload without waiting + the Poller), all on one API key, until N documents were sent;
- * then one more batch whose worker is killed (SIGKILL) while its Poller waits, which is finished
- * by n8n's Retry of the crashed execution. Checks from the sandbox's own records that every
+ * then one more batch whose worker is killed (SIGKILL) while its Poller waits: n8n's Retry of the
+ * ended execution must upload nothing again, and the documents are finished from the result IDs
+ * the workflow stored before the Poller. Checks from the sandbox's own records that every
  * document came out exactly once on the right output, that no upload was sent twice, that 429s
  * stay at or below 1 % of requests and throughput at or above 85 % of the rate-limit bound.
  * Prints a table, the checks, each phase's time and, last, the summary line; exits non-zero when
@@ -27,7 +28,7 @@ import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/
 import { scaleBatch } from '../test/scale/documents';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
 import { checksList, figuresTable, summaryLine, workerActivity, workersTable } from '../test/scale/report';
-import { SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, scaleWorkflow } from '../test/scale/workflows';
+import { FINISH_STORED, SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, finishStoredWorkflow, scaleWorkflow } from '../test/scale/workflows';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { buildAndPack } from './n8n/packageTarball';
 import { BINARY_DATA_SETUPS, startQueueMode, type BinaryDataSetup } from './n8n/queueMode';
@@ -102,12 +103,13 @@ async function main(): Promise<() => void> {
 			log,
 			beforeStart: async (cli) => {
 				await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, SCALE_CREDENTIAL)]);
-				await cli.importWorkflows(SCALE_MODES.map((mode) => scaleWorkflow(mode, collector.url)));
+				await cli.importWorkflows([...SCALE_MODES.map((mode) => scaleWorkflow(mode, collector)), finishStoredWorkflow(collector)]);
 			},
 		});
 		const api = await N8nRestApi.asNewOwner(n8n.main);
-		for (const mode of SCALE_MODES) await api.activateWorkflow(WORKFLOW_IDS[mode]);
-		for (const mode of SCALE_MODES) await waitForProductionWebhook(n8n.main.url, WEBHOOK_PATHS[mode]);
+		const workflows = [...SCALE_MODES.map((mode) => ({ id: WORKFLOW_IDS[mode], path: WEBHOOK_PATHS[mode] })), FINISH_STORED];
+		for (const { id } of workflows) await api.activateWorkflow(id);
+		for (const { path } of workflows) await waitForProductionWebhook(n8n.main.url, path);
 		log('Workflows active: their webhooks run on the workers');
 		return { ...n8n, api };
 	});
@@ -123,8 +125,8 @@ async function main(): Promise<() => void> {
 	let crashFailure: Check | undefined;
 	if (options.crash) {
 		try {
-			crash = await phase('crash: SIGKILL a worker mid-batch, then Retry', () =>
-				crashAndRecover({ mainUrl: n8n.main.url, api: n8n.api, workers: n8n.workers, sandbox, batch: crashBatch, log }),
+			crash = await phase('crash: SIGKILL a worker mid-batch, Retry, finish from the stored IDs', () =>
+				crashAndRecover({ mainUrl: n8n.main.url, api: n8n.api, workers: n8n.workers, sandbox, collector, batch: crashBatch, log }),
 			);
 		} catch (error) {
 			crashFailure = { id: 'crash', name: 'a worker killed mid-batch loses nothing', ok: false, detail: error instanceof Error ? error.message : String(error) };

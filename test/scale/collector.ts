@@ -16,21 +16,35 @@ export interface CollectedItem {
 	at: number;
 }
 
+/** One upload receipt, as the Poller workflow's "Store Receipts" node posted it (what a Data Table or a sheet would hold). */
+export interface StoredReceipt {
+	execution: string;
+	result_id: string;
+	file_name: string | null;
+}
+
 export interface Collector {
+	/** Where the workflows post their output items. */
 	url: string;
+	/** Where the Poller workflow stores its upload receipts, outside n8n's execution data. */
+	receiptsUrl: string;
 	items(): CollectedItem[];
+	receipts(): StoredReceipt[];
 	stop(): Promise<void>;
 }
 
-/** A small HTTP server on a loopback port that records every JSON body posted to it. */
+/** A small HTTP server on a loopback port that records every JSON body posted to it, output items and stored receipts apart. */
 export async function startCollector(): Promise<Collector> {
 	const items: CollectedItem[] = [];
+	const receipts: StoredReceipt[] = [];
 	const server = createServer((request, response) => {
 		const chunks: Buffer[] = [];
 		request.on('data', (chunk: Buffer) => chunks.push(chunk));
 		request.on('end', () => {
 			try {
-				items.push({ ...(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Omit<CollectedItem, 'at'>), at: Date.now() });
+				const body: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+				if (request.url === '/receipts') receipts.push(body as StoredReceipt);
+				else items.push({ ...(body as Omit<CollectedItem, 'at'>), at: Date.now() });
 				response.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
 			} catch {
 				response.writeHead(400).end();
@@ -38,10 +52,12 @@ export async function startCollector(): Promise<Collector> {
 		});
 	});
 	await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-	const { port } = server.address() as AddressInfo;
+	const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 	return {
-		url: `http://127.0.0.1:${port}/collect`,
+		url: `${base}/collect`,
+		receiptsUrl: `${base}/receipts`,
 		items: () => [...items],
+		receipts: () => [...receipts],
 		stop: () => new Promise((resolve) => server.close(() => resolve())),
 	};
 }

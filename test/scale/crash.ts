@@ -2,24 +2,28 @@ import type { QueueWorker } from '../../scripts/n8n/queueMode';
 import type { N8nRestApi, SavedExecution } from '../../scripts/n8n/restApi';
 import type { Sandbox } from '../sandbox';
 import type { Check } from './checks';
+import type { Collector } from './collector';
 import { postBatch, type Batch } from './driver';
-import { NODES } from './workflows';
+import { FINISH_STORED, NODES } from './workflows';
 
 export interface CrashReport {
 	executionId: string;
 	worker: string;
 	/** Documents of the batch the service had accepted when the worker was killed. */
 	accepted: number;
-	/** Of those, the ones the Poller had read at least once before the kill. */
-	readBeforeKill: number;
-	/** Upload receipts (result IDs) found in the crashed execution's saved data. */
-	receiptsSaved: number;
-	/** The saved state resumes at the Poller (the node that had not finished). */
-	resumesAt: string[];
-	retry?: { id: string; status: string; worker?: string };
-	/** From the kill to n8n marking the execution crashed (when the editor offers Retry). */
-	crashedAfterSeconds: number;
-	/** From the kill to the end of the retried execution. */
+	/** Of those, the ones whose receipt the workflow had stored (outside n8n) before the kill. */
+	receiptsStored: number;
+	/** The statuses n8n gave the execution once it noticed the dead worker, in order (n8n 2.41: crashed, then error). */
+	endedAs: string[];
+	/** From the kill to n8n ending the execution. */
+	endedAfterSeconds: number;
+	/** Upload receipts left in the execution's saved data once n8n had ended it. */
+	receiptsKept: number;
+	/** The editor's Retry of the ended execution: what it ran, and the batch's uploads it sent (must be none). */
+	retry: { id: string; status: string; nodesRun: string[]; uploads: number } | { refused: string };
+	/** What finished the batch's documents. */
+	finishedBy: 'Retry' | 'the stored result IDs' | 'nothing';
+	/** From the kill to the batch's last document out. */
 	recoverySeconds: number;
 	checks: Check[];
 }
@@ -40,27 +44,35 @@ export const CRASH_DETECTION_ENV: NodeJS.ProcessEnv = {
 
 const POLL_MS = 250;
 const STEP_TIMEOUT_MS = 90_000;
+/**
+ * n8n 2.41's main process, told that a job stalled, rechecks the execution for up to 30 s before it
+ * fails it: a "crashed" status can still turn into "error" that long after.
+ */
+const SETTLE_MS = 35_000;
+const IN_PROGRESS = new Set(['new', 'running']);
 
 /**
  * A worker killed in the middle of a batch, and what a user then does. One batch goes through the
- * "upload, then the Poller" workflow (which saves its progress after each node); once its upload
- * node has finished and the Poller has read some of the results, the worker running it gets
- * SIGKILL, as an OOM killer or a lost machine would do. The crashed execution's saved data is read from n8n's REST API (what
- * the editor's execution view shows): it must hold the upload receipt of every document the service
- * accepted. Once n8n has marked it crashed, it is retried as the editor's "Retry with original
- * workflow" does (the editor offers Retry for crashed and failed executions): n8n starts a new
- * execution from the saved state on a worker that is alive, the Poller finishes the documents from
- * their result IDs, and nothing is uploaded again (the suite's duplicate-upload check covers it).
+ * "upload, then the Poller" workflow, which stores each upload receipt outside n8n before the
+ * Poller starts; once the receipts are stored, the worker running it gets SIGKILL, as an OOM killer
+ * or a lost machine would do, while the Poller waits. Then, as a user would:
+ * - wait until n8n ends the execution (its queue gives up the job; n8n 2.41 marks it crashed, and
+ *   about a second later its main process fails it and replaces its saved data);
+ * - choose Retry in the editor: it must not upload anything again (pages would be charged twice);
+ * - when the Retry had nothing left to resume (n8n discarded the saved receipts), finish the
+ *   documents from the stored result IDs with the Poller in another workflow.
+ * The suite's own checks then see every document of the batch out exactly once, none uploaded twice.
  */
 export async function crashAndRecover(options: {
 	mainUrl: string;
 	api: N8nRestApi;
 	workers: QueueWorker[];
 	sandbox: Sandbox;
+	collector: Collector;
 	batch: Batch;
 	log: (message: string) => void;
 }): Promise<CrashReport> {
-	const { api, workers, sandbox, batch, log } = options;
+	const { api, workers, sandbox, collector, batch, log } = options;
 	const logOffsets = new Map(workers.map((worker) => [worker, worker.service.output().length]));
 	const webhookCall = new AbortController();
 	// The webhook's answer never comes (its execution dies with the worker): the call is abandoned.
@@ -73,77 +85,101 @@ export async function crashAndRecover(options: {
 		}
 		return undefined;
 	});
-	// "Save execution progress" writes the run data after each node: the receipts are in the
-	// database once the upload node has finished. The Poller then reads the results as they are
-	// due (the realistic 6-12 s per document): the worker dies once it has read some of them.
-	await waitFor('the upload node to finish and its output to be saved', async () => {
-		const runs = (await api.getExecution(executionId)).data.resultData.runData[NODES.upload];
-		const failed = runs?.find((run) => run.error);
-		if (failed) throw new Error(`Execution ${executionId} failed in "${NODES.upload}" before the Poller: ${failed.error!.message}`);
-		return runs ? true : undefined;
-	});
 	const hashes = new Set(batch.documents.map((document) => document.sha256));
 	const accepted = () => sandbox.stats().uploads.filter((upload) => upload.resultId && hashes.has(upload.sha256));
-	const readSoFar = () => accepted().filter((upload) => (sandbox.stats().results[upload.resultId!]?.reads.length ?? 0) > 0).length;
-	await waitFor("the Poller's first reads", () => (readSoFar() > 0 ? true : undefined));
+	const stored = () => new Set(collector.receipts().filter((receipt) => receipt.execution === executionId).map((receipt) => receipt.result_id));
+	const batchItems = () => collector.items().filter((item) => item.result_id !== null && accepted().some((upload) => upload.resultId === item.result_id));
+	// The upload node has finished and its "Store Receipts" branch has run: the Poller, next, waits
+	// for documents that take seconds to process.
+	await waitFor('the upload receipts to be stored', () => {
+		const uploads = accepted();
+		return uploads.length === batch.documents.length && uploads.every((upload) => stored().has(upload.resultId!)) ? true : undefined;
+	});
 	await worker.service.kill();
 	const killedAt = Date.now();
-	const read = readSoFar();
+	const since = () => ((Date.now() - killedAt) / 1000).toFixed(0);
 	webhookCall.abort();
 	await call;
 	const uploads = accepted();
-	log(`Killed ${worker.name} (SIGKILL) while execution ${executionId} was in the Poller: the service had accepted ${uploads.length} of its ${batch.documents.length} documents, the Poller had read ${read} of them`);
+	const receiptsStored = uploads.filter((upload) => stored().has(upload.resultId!)).length;
+	const outEarly = batchItems().length;
+	log(`Killed ${worker.name} (SIGKILL) while execution ${executionId} was in the Poller: the service had accepted ${uploads.length} of its ${batch.documents.length} documents, ${receiptsStored} receipts stored, ${outEarly} documents out`);
+	if (outEarly > 0) throw new Error(`The worker was killed too late: ${outEarly} documents of execution ${executionId} had already come out`);
 
-	// The editor offers Retry for a crashed (or failed) execution: n8n marks it crashed once the
-	// queue has given up the dead worker's job and its next queue-recovery check runs.
-	const saved = await waitFor('n8n to mark the execution crashed', async () => {
+	// n8n ends the execution once its queue gives up the dead worker's job; a "crashed" status can
+	// still be replaced, so the suite waits until it settles.
+	const endedAs: string[] = [];
+	let ended = await waitFor('n8n to end the execution', async () => {
 		const execution = await api.getExecution(executionId);
-		return execution.status === 'crashed' ? execution : undefined;
+		return IN_PROGRESS.has(execution.status) ? undefined : execution;
 	});
-	const crashedAfter = (Date.now() - killedAt) / 1000;
-	const receipts = receiptsOf(saved);
-	const resumesAt = (saved.data.executionData?.nodeExecutionStack ?? []).map((entry) => entry.node.name);
-	log(`n8n marked execution ${executionId} crashed after ${crashedAfter.toFixed(0)} s; its saved data: ${receipts.size} upload receipts, resumes at ${resumesAt.join(', ') || 'nothing'}`);
+	const endedAfterSeconds = (Date.now() - killedAt) / 1000;
+	endedAs.push(ended.status);
+	const settleBy = Date.now() + SETTLE_MS;
+	while (ended.status === 'crashed' && Date.now() < settleBy) {
+		await pause(POLL_MS);
+		ended = await api.getExecution(executionId);
+		if (ended.status !== endedAs.at(-1)) endedAs.push(ended.status);
+	}
+	const receiptsKept = receiptsOf(ended).size;
+	log(`n8n ended execution ${executionId} ${endedAfterSeconds.toFixed(0)} s after the kill as ${endedAs.join(', then ')}; its saved data keeps ${receiptsKept} upload receipts`);
 
-	const survivors = workers.filter((candidate) => candidate !== worker);
-	const survivorOffsets = new Map(survivors.map((survivor) => [survivor, survivor.service.output().length]));
+	// The editor offers Retry for a crashed or failed execution.
+	const uploadsBeforeRetry = accepted().length;
 	let retry: CrashReport['retry'];
-	let retryProblem = '';
 	try {
 		const retried = await api.retryExecution(executionId);
-		const ranOn = survivors.find((survivor) => survivor.service.output().slice(survivorOffsets.get(survivor)).includes(`Worker started execution ${retried.id} `));
-		retry = { ...retried, worker: ranOn?.name };
-		log(`Retried it: execution ${retried.id} ("${retried.status}") on ${ranOn?.name ?? 'an unknown worker'}`);
+		const nodesRun = Object.keys((await api.getExecution(retried.id)).data.resultData.runData);
+		retry = { ...retried, nodesRun, uploads: sandbox.stats().uploads.filter((upload) => hashes.has(upload.sha256)).length - uploadsBeforeRetry };
+		log(`Retry: execution ${retried.id} ended "${retried.status}", ran ${nodesRun.join(', ') || 'no node'}, uploaded ${retry.uploads} documents`);
 	} catch (error) {
-		retryProblem = error instanceof Error ? error.message : String(error);
+		retry = { refused: error instanceof Error ? error.message : String(error) };
+		log(`Retry refused: ${retry.refused}`);
+	}
+
+	let finishedBy: CrashReport['finishedBy'] = batchItems().length > 0 ? 'Retry' : 'nothing';
+	if (finishedBy === 'nothing') {
+		const results = [...stored()].map((result_id) => ({ result_id }));
+		const answer = await fetch(`${options.mainUrl}/webhook/${FINISH_STORED.path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json' },
+			body: JSON.stringify({ results }),
+		});
+		log(`Posted the ${results.length} stored result IDs to the "finish stored result IDs" workflow: ${answer.status} after ${since()} s`);
+		if (answer.ok) finishedBy = 'the stored result IDs';
 	}
 	const recoverySeconds = (Date.now() - killedAt) / 1000;
+	const out = new Set(batchItems().map((item) => item.result_id));
 
-	const missing = uploads.filter((upload) => !receipts.has(upload.resultId!));
 	return {
 		executionId,
 		worker: worker.name,
 		accepted: uploads.length,
-		readBeforeKill: read,
-		receiptsSaved: receipts.size,
-		resumesAt,
+		receiptsStored,
+		endedAs,
+		endedAfterSeconds,
+		receiptsKept,
 		retry,
-		crashedAfterSeconds: crashedAfter,
+		finishedBy,
 		recoverySeconds,
 		checks: [
 			{
-				id: 'crash-receipts-saved',
-				name: 'a killed worker loses no result ID: the crashed execution saved every accepted upload',
-				ok: uploads.length > 0 && missing.length === 0,
-				detail: `${uploads.length - missing.length}/${uploads.length} receipts in execution ${executionId}'s saved data (killed ${worker.name})${missing.length ? `; missing ${missing.map((upload) => upload.filename).join(', ')}` : ''}`,
+				id: 'crash-receipts-stored',
+				name: 'a killed worker loses no result ID: every accepted upload was stored before the Poller waited',
+				ok: uploads.length === batch.documents.length && receiptsStored === uploads.length,
+				detail: `${receiptsStored}/${uploads.length} receipts of execution ${executionId} stored (killed ${worker.name}); n8n then ended it as ${endedAs.join(' → ')} with ${receiptsKept} receipts left in its saved data`,
 			},
 			{
-				id: 'crash-retry',
-				name: "n8n's Retry of the crashed execution finishes its documents on another worker",
-				ok: retry?.status === 'success' && retry.worker !== undefined && resumesAt.includes(NODES.poller),
-				detail: retry
-					? `execution ${retry.id}: ${retry.status} on ${retry.worker ?? '?'}, resumed at ${resumesAt.join(', ')}; crashed ${crashedAfter.toFixed(0)} s and finished ${recoverySeconds.toFixed(0)} s after the kill`
-					: `retry failed: ${retryProblem}`,
+				id: 'crash-retry-uploads-nothing',
+				name: "n8n's Retry of the dead worker's execution uploads nothing again",
+				ok: 'refused' in retry || retry.uploads === 0,
+				detail: 'refused' in retry ? `Retry refused: ${retry.refused}` : `execution ${retry.id}: ${retry.status}, ran ${retry.nodesRun.join(', ') || 'no node'}, ${retry.uploads} uploads`,
+			},
+			{
+				id: 'crash-finished',
+				name: "the killed worker's documents are finished after the crash",
+				ok: uploads.every((upload) => out.has(upload.resultId!)),
+				detail: `${out.size}/${uploads.length} out, by ${finishedBy}, ${recoverySeconds.toFixed(0)} s after the kill`,
 			},
 		],
 	};
@@ -156,12 +192,16 @@ function receiptsOf(execution: SavedExecution): Set<string> {
 	return new Set(ids.filter((id): id is string => typeof id === 'string'));
 }
 
+function pause(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 async function waitFor<T>(what: string, probe: () => T | undefined | Promise<T | undefined>): Promise<T> {
 	const deadline = Date.now() + STEP_TIMEOUT_MS;
 	while (Date.now() < deadline) {
 		const value = await probe();
 		if (value !== undefined) return value;
-		await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+		await pause(POLL_MS);
 	}
 	throw new Error(`Timed out waiting for ${what}`);
 }

@@ -56,7 +56,8 @@ export function figuresTable(figures: ScaleFigures, crash: CrashReport | undefin
 	if (crash) {
 		rows.push([
 			'killed worker',
-			`${crash.worker} killed in execution ${crash.executionId} (${crash.readBeforeKill}/${crash.accepted} read): ${crash.receiptsSaved}/${crash.accepted} receipts saved; crashed after ${crash.crashedAfterSeconds.toFixed(0)} s; Retry: ${crash.retry ? `${crash.retry.id} ${crash.retry.status} on ${crash.retry.worker ?? '?'}` : 'failed'} (done ${crash.recoverySeconds.toFixed(0)} s after the kill)`,
+			`${crash.worker} killed in execution ${crash.executionId}: ${crash.receiptsStored}/${crash.accepted} receipts stored; n8n ended it after ${crash.endedAfterSeconds.toFixed(0)} s as ${crash.endedAs.join(' → ')} (${crash.receiptsKept} receipts left in its data); ` +
+				`Retry: ${'refused' in crash.retry ? 'refused' : `${crash.retry.status}, ${crash.retry.uploads} uploads`}; finished by ${crash.finishedBy} ${crash.recoverySeconds.toFixed(0)} s after the kill`,
 			'nothing lost',
 		]);
 	}

@@ -24,6 +24,19 @@ interface Node {
 	[key: string]: unknown;
 }
 
+type Connections = Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }>;
+
+/** Where the workflows post: output items, and (the Poller workflow) upload receipts. */
+export interface CollectorUrls {
+	url: string;
+	receiptsUrl: string;
+}
+
+/** The workflow that finishes stored result IDs with the Poller (what a user runs after a worker died). */
+export const FINISH_STORED = { id: 'ScaleFinishStoredResults', path: 'scale-finish-stored-results' } as const;
+
+const CREDENTIALS = { documentExtractionApi: { id: SCALE_CREDENTIAL.id, name: SCALE_CREDENTIAL.name } };
+
 /**
  * The workflows the suite runs, as a user would build them for queue mode: a Webhook receives a
  * batch of files (one multipart request; the main process stores them as binary data, a worker
@@ -32,25 +45,12 @@ interface Node {
  * Every output item is posted to the suite's collector (an HTTP Request node per output), with the
  * output's name and the execution's id; the webhook answers when the execution has finished.
  *
- * The Poller workflow saves its progress after each node (workflow setting "Save execution
- * progress"): once the upload node has finished, the receipts are in the database, so a worker
- * that dies while the Poller waits loses nothing (see the README's "Scaling out").
+ * The Poller workflow first stores each upload receipt outside n8n (a branch that runs before the
+ * Poller; a user would append rows to a Data Table or a sheet): if the worker dies while the
+ * Poller waits, n8n 2.41 fails the execution and discards its saved data, and the stored result
+ * IDs are what a user finishes the documents from (see the README's "When a worker dies").
  */
-export function scaleWorkflow(mode: ScaleMode, collectorUrl: string): WorkflowJson {
-	const credentials = { documentExtractionApi: { id: SCALE_CREDENTIAL.id, name: SCALE_CREDENTIAL.name } };
-	const report = (output: OutputName): Node => ({
-		name: `Report ${output}`,
-		type: 'n8n-nodes-base.httpRequest',
-		typeVersion: 4.2,
-		parameters: {
-			method: 'POST',
-			url: collectorUrl,
-			sendBody: true,
-			specifyBody: 'json',
-			jsonBody: `={{ JSON.stringify({ output: '${output}', mode: '${mode}', execution: $execution.id, result_id: $json._extraction?.result_id ?? $json.result_id ?? $json.error?.result_id ?? null, file_name: $json._extraction?.file_name ?? $json.file_name ?? null, message: $json.error_message ?? $json.message ?? null }) }}`,
-			options: {},
-		},
-	});
+export function scaleWorkflow(mode: ScaleMode, collector: CollectorUrls): WorkflowJson {
 	const nodes: Node[] = [
 		{
 			name: 'Batch of Files',
@@ -85,38 +85,90 @@ export function scaleWorkflow(mode: ScaleMode, collectorUrl: string): WorkflowJs
 			name: NODES.upload,
 			type: NODE_TYPES.action,
 			typeVersion: 1,
-			credentials,
+			credentials: CREDENTIALS,
 			parameters: { resource: 'document', operation: 'extract', binaryPropertyName: '={{ $json.key }}', waitForResult: mode === 'wait', options: {} },
 			// Wait for Result fails a rejected document: it goes to the error output with its result ID.
 			...(mode === 'wait' ? { onError: 'continueErrorOutput' } : {}),
 		},
 	];
-	const connections: Record<string, { main: Array<Array<{ node: string; type: 'main'; index: number }>> }> = {};
-	const connect = (from: string, to: string, output = 0) => {
-		const outputs = (connections[from] ??= { main: [] }).main;
-		while (outputs.length <= output) outputs.push([]);
-		outputs[output].push({ node: to, type: 'main', index: 0 });
-	};
-	connect('Batch of Files', 'List Files');
-	connect('List Files', 'One Item per File');
-	connect('One Item per File', NODES.upload);
-	const outputs: OutputName[] = mode === 'wait' ? ['done', 'error-output'] : ['done', 'rejected', 'error', 'still-processing'];
-	let from: string = NODES.upload;
-	if (mode === 'poller') {
-		nodes.push({ name: NODES.poller, type: NODE_TYPES.poller, typeVersion: 1, credentials, parameters: { resultId: '={{ $json.result_id }}', options: { timeout: 300 } } });
-		connect(NODES.upload, NODES.poller);
-		from = NODES.poller;
+	const connections: Connections = {};
+	connect(connections, 'Batch of Files', 'List Files');
+	connect(connections, 'List Files', 'One Item per File');
+	connect(connections, 'One Item per File', NODES.upload);
+	if (mode === 'wait') {
+		addReports(nodes, connections, NODES.upload, ['done', 'error-output'], mode, collector.url);
+	} else {
+		// Placed above the Poller: with execution order v1, n8n runs this branch first.
+		nodes.push({ ...postJson('Store Receipts', collector.receiptsUrl, '{ execution: $execution.id, result_id: $json.result_id, file_name: $json.file_name ?? null }'), position: [880, -220] });
+		connect(connections, NODES.upload, 'Store Receipts');
+		nodes.push(pollerNode());
+		connect(connections, NODES.upload, NODES.poller);
+		addReports(nodes, connections, NODES.poller, POLLER_OUTPUTS, mode, collector.url);
 	}
-	outputs.forEach((output, index) => {
-		nodes.push(report(output));
-		connect(from, `Report ${output}`, index);
-	});
 	return {
 		id: WORKFLOW_IDS[mode],
 		name: mode === 'wait' ? 'Scale: Wait for Result' : 'Scale: upload, then the Poller',
 		active: true,
-		settings: { executionOrder: 'v1', ...(mode === 'poller' ? { saveExecutionProgress: true } : {}) },
-		nodes: nodes.map((node, i) => ({ id: `${WORKFLOW_IDS[mode]}-${i}`, position: [i * 220, 0], ...node })),
+		settings: { executionOrder: 'v1' },
+		nodes: placed(WORKFLOW_IDS[mode], nodes),
 		connections,
 	};
+}
+
+/** Webhook with `{ results: [{ result_id }] }` (the stored receipts) → one item per result → the Poller → the reports. */
+export function finishStoredWorkflow(collector: CollectorUrls): WorkflowJson {
+	const nodes: Node[] = [
+		{
+			name: 'Stored Result IDs',
+			type: 'n8n-nodes-base.webhook',
+			typeVersion: 2,
+			webhookId: `${FINISH_STORED.id}-webhook`,
+			parameters: { httpMethod: 'POST', path: FINISH_STORED.path, responseMode: 'lastNode', responseData: 'noData', options: {} },
+		},
+		{ name: 'One Item per Result', type: 'n8n-nodes-base.splitOut', typeVersion: 1, parameters: { fieldToSplitOut: 'body.results', include: 'noOtherFields', options: {} } },
+		pollerNode(),
+	];
+	const connections: Connections = {};
+	connect(connections, 'Stored Result IDs', 'One Item per Result');
+	connect(connections, 'One Item per Result', NODES.poller);
+	addReports(nodes, connections, NODES.poller, POLLER_OUTPUTS, 'poller', collector.url);
+	return { id: FINISH_STORED.id, name: 'Scale: finish stored result IDs', active: true, settings: { executionOrder: 'v1' }, nodes: placed(FINISH_STORED.id, nodes), connections };
+}
+
+const POLLER_OUTPUTS: OutputName[] = ['done', 'rejected', 'error', 'still-processing'];
+
+function pollerNode(): Node {
+	return { name: NODES.poller, type: NODE_TYPES.poller, typeVersion: 1, credentials: CREDENTIALS, parameters: { resultId: '={{ $json.result_id }}', options: { timeout: 300 } } };
+}
+
+/** An HTTP Request node that posts one JSON body per item; `body` is the expression's object literal. */
+function postJson(name: string, url: string, body: string): Node {
+	return {
+		name,
+		type: 'n8n-nodes-base.httpRequest',
+		typeVersion: 4.2,
+		parameters: { method: 'POST', url, sendBody: true, specifyBody: 'json', jsonBody: `={{ JSON.stringify(${body}) }}`, options: {} },
+	};
+}
+
+/** One "Report <output>" node per output of `from`, each posting its items to the collector. */
+function addReports(nodes: Node[], connections: Connections, from: string, outputs: OutputName[], mode: ScaleMode, collectorUrl: string): void {
+	outputs.forEach((output, index) => {
+		const body =
+			`{ output: '${output}', mode: '${mode}', execution: $execution.id, result_id: $json._extraction?.result_id ?? $json.result_id ?? $json.error?.result_id ?? null, ` +
+			'file_name: $json._extraction?.file_name ?? $json.file_name ?? null, message: $json.error_message ?? $json.message ?? null }';
+		nodes.push(postJson(`Report ${output}`, collectorUrl, body));
+		connect(connections, from, `Report ${output}`, index);
+	});
+}
+
+function connect(connections: Connections, from: string, to: string, output = 0): void {
+	const outputs = (connections[from] ??= { main: [] }).main;
+	while (outputs.length <= output) outputs.push([]);
+	outputs[output].push({ node: to, type: 'main', index: 0 });
+}
+
+/** Ids and canvas positions, left to right (nodes that bring their own position keep it). */
+function placed(workflowId: string, nodes: Node[]): Node[] {
+	return nodes.map((node, i) => ({ id: `${workflowId}-${i}`, position: [i * 220, 0], ...node }));
 }

@@ -31,8 +31,8 @@ export interface CrashReport {
 /**
  * How soon n8n notices a dead worker, shortened for the suite (n8n's defaults in brackets): the
  * queue gives up a job whose lock the worker stopped renewing (lock 60 s, renewed every 10 s,
- * checked every 30 s), and the main process's next queue-recovery check marks its execution
- * crashed (every 180 minutes, and at start). Until then the execution shows as running.
+ * checked every 30 s); then the main process fails the execution, and its queue-recovery check
+ * may mark it crashed first (every 180 minutes, and at start). Until then it shows as running.
  */
 export const CRASH_DETECTION_ENV: NodeJS.ProcessEnv = {
 	QUEUE_WORKER_LOCK_DURATION: '20000',
@@ -86,22 +86,27 @@ export async function crashAndRecover(options: {
 		return undefined;
 	});
 	const hashes = new Set(batch.documents.map((document) => document.sha256));
-	const accepted = () => sandbox.stats().uploads.filter((upload) => upload.resultId && hashes.has(upload.sha256));
+	// Uploads of the batch's files the service received (sent) and took (accepted, with a result ID).
+	const sent = () => sandbox.stats().uploads.filter((upload) => hashes.has(upload.sha256));
+	const accepted = () => sent().filter((upload) => upload.resultId);
 	const stored = () => new Set(collector.receipts().filter((receipt) => receipt.execution === executionId).map((receipt) => receipt.result_id));
-	const batchItems = () => collector.items().filter((item) => item.result_id !== null && accepted().some((upload) => upload.resultId === item.result_id));
+	const batchItems = () => {
+		const resultIds = new Set(accepted().map((upload) => upload.resultId));
+		return collector.items().filter((item) => item.result_id !== null && resultIds.has(item.result_id));
+	};
 	// The upload node has finished and its "Store Receipts" branch has run: the Poller, next, waits
 	// for documents that take seconds to process.
 	await waitFor('the upload receipts to be stored', () => {
-		const uploads = accepted();
-		return uploads.length === batch.documents.length && uploads.every((upload) => stored().has(upload.resultId!)) ? true : undefined;
+		const [uploads, ids] = [accepted(), stored()];
+		return uploads.length === batch.documents.length && uploads.every((upload) => ids.has(upload.resultId!)) ? true : undefined;
 	});
 	await worker.service.kill();
 	const killedAt = Date.now();
 	const since = () => ((Date.now() - killedAt) / 1000).toFixed(0);
 	webhookCall.abort();
 	await call;
-	const uploads = accepted();
-	const receiptsStored = uploads.filter((upload) => stored().has(upload.resultId!)).length;
+	const [uploads, storedIds] = [accepted(), stored()];
+	const receiptsStored = uploads.filter((upload) => storedIds.has(upload.resultId!)).length;
 	const outEarly = batchItems().length;
 	log(`Killed ${worker.name} (SIGKILL) while execution ${executionId} was in the Poller: the service had accepted ${uploads.length} of its ${batch.documents.length} documents, ${receiptsStored} receipts stored, ${outEarly} documents out`);
 	if (outEarly > 0) throw new Error(`The worker was killed too late: ${outEarly} documents of execution ${executionId} had already come out`);
@@ -125,12 +130,12 @@ export async function crashAndRecover(options: {
 	log(`n8n ended execution ${executionId} ${endedAfterSeconds.toFixed(0)} s after the kill as ${endedAs.join(', then ')}; its saved data keeps ${receiptsKept} upload receipts`);
 
 	// The editor offers Retry for a crashed or failed execution.
-	const uploadsBeforeRetry = accepted().length;
+	const uploadsBeforeRetry = sent().length;
 	let retry: CrashReport['retry'];
 	try {
 		const retried = await api.retryExecution(executionId);
 		const nodesRun = Object.keys((await api.getExecution(retried.id)).data.resultData.runData);
-		retry = { ...retried, nodesRun, uploads: sandbox.stats().uploads.filter((upload) => hashes.has(upload.sha256)).length - uploadsBeforeRetry };
+		retry = { ...retried, nodesRun, uploads: sent().length - uploadsBeforeRetry };
 		log(`Retry: execution ${retried.id} ended "${retried.status}", ran ${nodesRun.join(', ') || 'no node'}, uploaded ${retry.uploads} documents`);
 	} catch (error) {
 		retry = { refused: error instanceof Error ? error.message : String(error) };
@@ -139,7 +144,7 @@ export async function crashAndRecover(options: {
 
 	let finishedBy: CrashReport['finishedBy'] = batchItems().length > 0 ? 'Retry' : 'nothing';
 	if (finishedBy === 'nothing') {
-		const results = [...stored()].map((result_id) => ({ result_id }));
+		const results = [...storedIds].map((result_id) => ({ result_id }));
 		const answer = await fetch(`${options.mainUrl}/webhook/${FINISH_STORED.path}`, {
 			method: 'POST',
 			headers: { 'content-type': 'application/json' },

@@ -36,8 +36,12 @@ export interface CompletionObservation {
 const MAX_OBSERVATIONS = 200;
 /** Caps how much one observation can cost the fit, so outliers are tolerated rather than fitted. */
 const OBSERVATION_FLOOR = 1e-6;
-/** Prior widths in log units: wide enough that a handful of documents outweighs the prior. */
-const PRIOR_SD_LOG_TIME = 1;
+/**
+ * Prior widths in log units: wide enough that a handful of documents outweighs the prior, narrow
+ * enough that one document found done at its first read (an upper bound only) cannot halve the
+ * median.
+ */
+const PRIOR_SD_LOG_TIME = 0.5;
 const PRIOR_SD_LOG_SPREAD = 0.7;
 /** A learnt spread below 3 % would put every read on the median, i.e. half of them too early. */
 const MIN_SPREAD = 0.03;

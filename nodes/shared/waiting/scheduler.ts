@@ -42,15 +42,16 @@ export interface PollOptions {
  * The read policy: a result is read once the chance that it finished since it was last seen
  * pending reaches a threshold that follows how much of the key's budget is taken (see `thrift`).
  * With room for every open document at the spec's cadence it is EAGER: the first read when the
- * document is more likely done than not (2 s after the upload at the earliest), then every 2-3 s
- * (spec 4.4), so it is seen about a second after it is done for about 1.4 reads. (A first read
- * from the moment it could be done saw it no sooner and cost 2.25 reads: README, Benchmark.) With
- * about one read per open document left, or after the key ran dry within the last window, it is
- * THRIFTY: a read when the document is almost surely done, so each document costs about one read
- * besides its upload.
+ * document is very likely done, but never more than EAGER_LAG_MS after it is as likely done as
+ * not (so a wide estimate, as before any document was seen, costs a second at most), then every
+ * 2-3 s (spec 4.4): about 1.2 reads per document, seen about a second after it is done. As the
+ * budget tightens the lag grows; with about one read per open document left, or after the key ran
+ * dry within the last window, it is THRIFTY: a read when the document is almost surely done, so
+ * each document costs about one read besides its upload (README, Benchmark, has the figures).
  */
-const EAGER = 0.6;
-const THRIFTY = 0.95;
+const EAGER = 0.9;
+const EAGER_LAG_MS = 1000;
+const THRIFTY = 0.9;
 /** Of a full-rate pace for the rest of the window, the share left to uploads and other executions. */
 const KEPT_FOR_OTHERS = 0.75;
 /** After a long wait, re-read at most this share of the time already waited later (a wrong estimate costs little). */
@@ -232,18 +233,24 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 }
 
 /**
- * When the chance that the result finished since it was last seen pending reaches `chance`; once
- * seen pending, no later than 3 s after (the spec's cadence) while the key has room, and as the
- * budget is `taken`, up to a share of the time waited; the last look just before the deadline;
- * and never sooner than 2 s after the previous answer (spec 4.4).
+ * When the chance that the result finished since it was last seen pending reaches `chance`, or
+ * EAGER_LAG_MS after it is likely done, a lag stretched as the budget is `taken` (no bound once it
+ * is all taken); once seen pending, no later than 3 s after (the spec's cadence) while the key has
+ * room, and as the budget is `taken`, up to a share of the time waited; the last look just before
+ * the deadline; and never sooner than 2 s after the previous answer (spec 4.4).
  */
 function nextReadAt(watch: Watch, chance: number, taken: number, estimator: CompletionEstimator, lastLook: number): number {
-	let at = watch.queuedAt + estimator.quantileMs(watch.pages, chance, watch.pendingAfterMs);
+	let at = Math.min(watch.queuedAt + estimator.quantileMs(watch.pages, chance, watch.pendingAfterMs), likelyDoneAt(watch, estimator) + EAGER_LAG_MS / (1 - taken));
 	if (watch.pendingAfterMs > 0) {
 		const backoff = taken * REREAD_BACKOFF_SHARE * (watch.answeredAt - watch.queuedAt);
 		at = Math.min(at, watch.answeredAt + Math.max(MAX_RESULT_READ_INTERVAL_MS, backoff));
 	}
 	return Math.max(Math.min(at, lastLook), watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS);
+}
+
+/** When the document is as likely done as not, given when it was last seen pending. */
+function likelyDoneAt(watch: Watch, estimator: CompletionEstimator): number {
+	return watch.queuedAt + estimator.quantileMs(watch.pages, 0.5, watch.pendingAfterMs);
 }
 
 /**
@@ -259,9 +266,10 @@ function thrift(budget: RateLimitSnapshot, watches: Watch[], now: number, estima
 	const spare = budget.remaining - (KEPT_FOR_OTHERS * budget.limit * (windowEnd - now)) / RATE_WINDOW_MS;
 	let eager = 0;
 	for (const watch of watches) {
-		const from = Math.max(now, watch.queuedAt + estimator.quantileMs(watch.pages, EAGER, watch.pendingAfterMs));
-		const likelyDone = Math.min(windowEnd, watch.queuedAt + estimator.quantileMs(watch.pages, 0.5, watch.pendingAfterMs));
-		eager += 1 + Math.max(0, likelyDone - from) / MIN_RESULT_READ_INTERVAL_MS;
+		const likelyDone = likelyDoneAt(watch, estimator);
+		const from = Math.max(now, Math.min(watch.queuedAt + estimator.quantileMs(watch.pages, EAGER, watch.pendingAfterMs), likelyDone + EAGER_LAG_MS));
+		const until = Math.min(windowEnd, likelyDone);
+		eager += 1 + Math.max(0, until - from) / MIN_RESULT_READ_INTERVAL_MS;
 	}
 	const least = watches.length;
 	if (spare >= eager) return 0;

@@ -1,7 +1,7 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import type { UploadFile } from '../../../shared/http/multipart';
+import { frameForFile, type UploadFile } from '../../../shared/http/multipart';
 import { inspectUpload } from '../../../shared/preflight/upload';
 
 /**
@@ -25,7 +25,7 @@ export async function readUploadFile(
 		});
 	}
 	const metadata = binary[propertyName];
-	const bytes = await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName);
+	const { bytes, frame } = await readIntoFrame(ctx, itemIndex, propertyName, metadata);
 	const fileName = fileNameOverride.trim() || metadata.fileName || `document-${itemIndex + 1}`;
 	const inspection = await inspectUpload(bytes, fileName, metadata.mimeType);
 	if (!inspection.ok) {
@@ -36,8 +36,40 @@ export async function readUploadFile(
 	}
 	return {
 		bytes,
+		frame,
 		fileName: inspection.fileName,
 		mimeType: inspection.mimeType,
 		...(inspection.warning ? { warning: `Item ${itemIndex + 1} (${fileName}): ${inspection.warning}` } : {}),
 	};
+}
+
+/**
+ * The file's bytes, read into a frame with room for the multipart envelope (multipart.ts) so the
+ * upload's body needs no second copy: n8n's in-memory base64 (n8n 1.x's default) is decoded
+ * straight into it, a stored file (n8n 2.x keeps them on disk or in the database) is streamed
+ * into it. A stored file whose size n8n does not know, or that is not that size, is read whole.
+ */
+async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, metadata: IBinaryData): Promise<{ bytes: Uint8Array; frame?: Buffer }> {
+	if (!metadata.id) {
+		const { frame, start } = frameForFile(Buffer.byteLength(metadata.data, 'base64'));
+		const written = frame.write(metadata.data, start, frame.length - start, 'base64');
+		return { bytes: frame.subarray(start, start + written), frame };
+	}
+	const { fileSize } = await ctx.helpers.getBinaryMetadata(metadata.id);
+	if (Number.isSafeInteger(fileSize) && fileSize > 0) {
+		const { frame, start } = frameForFile(fileSize);
+		let end = start;
+		const stream = await ctx.helpers.getBinaryStream(metadata.id);
+		for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+			if (end + chunk.byteLength > start + fileSize) {
+				stream.destroy();
+				end = -1;
+				break;
+			}
+			frame.set(chunk, end);
+			end += chunk.byteLength;
+		}
+		if (end === start + fileSize) return { bytes: frame.subarray(start, end), frame };
+	}
+	return { bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName) };
 }

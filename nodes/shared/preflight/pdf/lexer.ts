@@ -1,3 +1,4 @@
+import type { PdfText } from './text';
 import { PdfName, PdfString, type TextRange, type WorkMeter } from './values';
 
 /**
@@ -93,7 +94,7 @@ export class Lexer {
 		} else {
 			// A stray `)`, `>`, `{` or `}`: skipped like whitespace.
 			this.position = start + 1;
-			token = { kind: 'keyword', word: text[start] };
+			token = { kind: 'keyword', word: text.charAt(start) };
 		}
 		this.meter.charge(Math.max(1, this.position - start));
 		return token;
@@ -166,7 +167,7 @@ export class Lexer {
 				this.position = position;
 				return { kind: 'keyword', word: '<' };
 			}
-			digits += text[position];
+			digits += text.charAt(position);
 		}
 		if (position >= end) {
 			this.position = end;
@@ -186,21 +187,21 @@ function isHexDigit(code: number): boolean {
 
 const ESCAPES: Record<string, number> = { n: 10, r: 13, t: 9, b: 8, f: 12, '(': 40, ')': 41, '\\': 92 };
 
-function readEscape(text: string, position: number, end: number, bytes: number[]): number {
+function readEscape(text: PdfText, position: number, end: number, bytes: number[]): number {
 	if (position >= end) return position;
-	const char = text[position];
+	const char = text.charAt(position);
 	if (char in ESCAPES) {
 		bytes.push(ESCAPES[char]);
 		return position + 1;
 	}
 	if (char >= '0' && char <= '7') {
 		let octal = '';
-		while (octal.length < 3 && position < end && text[position] >= '0' && text[position] <= '7') octal += text[position++];
+		while (octal.length < 3 && position < end && text.charAt(position) >= '0' && text.charAt(position) <= '7') octal += text.charAt(position++);
 		bytes.push(parseInt(octal, 8) & 0xff);
 		return position;
 	}
 	// A backslash before a line break continues the string on the next line.
-	if (char === '\r') return text[position + 1] === '\n' ? position + 2 : position + 1;
+	if (char === '\r') return text.charAt(position + 1) === '\n' ? position + 2 : position + 1;
 	if (char === '\n') return position + 1;
 	return position;
 }

@@ -1,3 +1,4 @@
+import type { PdfText } from './text';
 import type { WorkMeter } from './values';
 import { isRegular, isWhitespace } from './lexer';
 
@@ -17,7 +18,7 @@ export class KeywordFinder {
 	private found: number | undefined;
 
 	constructor(
-		private readonly text: string,
+		private readonly text: PdfText,
 		private readonly keyword: string,
 		private readonly meter: WorkMeter,
 	) {}
@@ -44,7 +45,7 @@ export class KeywordFinder {
 }
 
 /** `12 0 obj` ending at `objAt`, read backwards over a bounded number of characters. */
-export function readObjectHeader(text: string, objAt: number): { id: number; start: number } | undefined {
+export function readObjectHeader(text: PdfText, objAt: number): { id: number; start: number } | undefined {
 	if (isRegular(text.charCodeAt(objAt + 3))) return undefined;
 	let position = objAt;
 	const skipBlanks = () => {
@@ -70,16 +71,16 @@ function isDigit(code: number): boolean {
 }
 
 /** A real `stream` keyword follows its dictionary's `>>` (the word also appears in comments and text). */
-export function followsDictionary(text: string, keywordAt: number): boolean {
+export function followsDictionary(text: PdfText, keywordAt: number): boolean {
 	let position = keywordAt;
 	while (position > 0 && keywordAt - position < MAX_HEADER_BLANKS && isWhitespace(text.charCodeAt(position - 1))) position--;
 	return text.startsWith('>>', position - 2);
 }
 
 /** Where the data of a `stream` keyword starts: after its end of line (7.3.8.1). */
-export function streamDataStart(text: string, keywordAt: number): number | undefined {
+export function streamDataStart(text: PdfText, keywordAt: number): number | undefined {
 	const after = keywordAt + 'stream'.length;
-	if (text[after] === '\r' && text[after + 1] === '\n') return after + 2;
-	if (text[after] === '\n' || text[after] === '\r') return after + 1;
+	if (text.charAt(after) === '\r' && text.charAt(after + 1) === '\n') return after + 2;
+	if (text.charAt(after) === '\n' || text.charAt(after) === '\r') return after + 1;
 	return undefined;
 }

@@ -8,12 +8,6 @@ export function isFlateOnly(dictionary: PdfDict): boolean {
 	return only instanceof PdfName && only.name === 'FlateDecode' && !dictionary.has('DecodeParms');
 }
 
-export function latin1Bytes(text: string, start: number, end: number): Uint8Array {
-	const bytes = new Uint8Array(end - start);
-	for (let i = 0; i < bytes.length; i++) bytes[i] = text.charCodeAt(start + i);
-	return bytes;
-}
-
 export async function inflate(data: Uint8Array, meter: WorkMeter, budget: number): Promise<Uint8Array | null> {
 	const reader = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new DecompressionStream('deflate')).getReader();
 	const chunks: Uint8Array[] = [];

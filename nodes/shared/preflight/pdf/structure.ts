@@ -3,8 +3,9 @@ import { opensWithoutPassword } from './encryption';
 import { isRegular, isWhitespace } from './lexer';
 import { followsDictionary, KeywordFinder, readObjectHeader, streamDataStart } from './objectScan';
 import { countPages } from './pages';
-import { inflate, isFlateOnly, latin1Bytes } from './streams';
+import { inflate, isFlateOnly } from './streams';
 import { parseFirstValue } from './syntax';
+import { PdfText } from './text';
 import { dictionaryValue, isDict, PdfRef, PdfString, WorkMeter, type PdfDict, type PdfValue, type TextRange } from './values';
 
 /**
@@ -53,9 +54,8 @@ export const MAX_PDF_WORK = 8 * MAX_FILE_BYTES + MAX_INFLATED_BYTES;
 
 export async function readPdfStructure(bytes: Uint8Array, workLimit = MAX_PDF_WORK): Promise<PdfStructure> {
 	const meter = new WorkMeter(workLimit);
-	// latin1 maps each byte to one character, so string offsets are byte offsets.
-	const text = new TextDecoder('latin1').decode(bytes);
-	const hasEndMarker = text.slice(-END_MARKER_WINDOW).includes('%%EOF');
+	const text = new PdfText(bytes);
+	const hasEndMarker = text.indexOfWithin('%%EOF', text.length - END_MARKER_WINDOW, text.length) !== -1;
 	const file = new PdfFile(text, meter);
 	try {
 		file.scan();
@@ -91,7 +91,7 @@ class PdfFile {
 	private order = 0;
 
 	constructor(
-		private readonly text: string,
+		private readonly text: PdfText,
 		readonly meter: WorkMeter,
 	) {}
 
@@ -160,7 +160,7 @@ class PdfFile {
 				open.stream = { range: dictionaryRange, value: dictionary, parsed: true };
 				if (dictionaryValue.name(dictionary, 'Type') === 'XRef') this.trailers.push({ kind: 'xrefStream', slot: open.stream });
 				if (dictionaryValue.name(dictionary, 'Type') === 'ObjStm' && isFlateOnly(dictionary)) {
-					this.objectStreams.push({ dictionary, data: latin1Bytes(text, dataStart, dataEnd), order: this.order++ });
+					this.objectStreams.push({ dictionary, data: text.bytes(dataStart, dataEnd), order: this.order++ });
 				}
 			}
 			for (const finder of Object.values(finders)) finder.skipTo(dataEnd);
@@ -186,8 +186,8 @@ class PdfFile {
 		this.meter.charge((keyword === -1 ? text.length : keyword) - dataStart);
 		if (keyword === -1) return text.length;
 		let end = keyword;
-		if (text[end - 1] === '\n') end--;
-		if (text[end - 1] === '\r') end--;
+		if (text.charAt(end - 1) === '\n') end--;
+		if (text.charAt(end - 1) === '\r') end--;
 		return Math.max(dataStart, end);
 	}
 
@@ -198,7 +198,7 @@ class PdfFile {
 			const data = await inflate(stream.data, this.meter, inflatedBudget);
 			if (!data) continue;
 			inflatedBudget -= data.length;
-			for (const [id, range] of this.objectStreamMembers(stream.dictionary, new TextDecoder('latin1').decode(data))) {
+			for (const [id, range] of this.objectStreamMembers(stream.dictionary, new PdfText(data))) {
 				const existing = this.objects.get(id);
 				// An object written after the stream (an update) wins over the copy inside it.
 				if (!existing || existing.order < stream.order) this.objects.set(id, { slot: { range, parsed: false }, order: stream.order });
@@ -207,7 +207,7 @@ class PdfFile {
 	}
 
 	/** PDF 1.5 object streams: `/N` pairs of "object-number offset", then the objects from `/First`. */
-	private objectStreamMembers(dictionary: PdfDict, text: string): Array<[number, TextRange]> {
+	private objectStreamMembers(dictionary: PdfDict, text: PdfText): Array<[number, TextRange]> {
 		const count = dictionaryValue.integer(dictionary, 'N');
 		const first = dictionaryValue.integer(dictionary, 'First');
 		if (count === undefined || first === undefined || count < 0 || first < 0 || first > text.length) return [];
@@ -265,7 +265,7 @@ class PdfFile {
 		for (const [id, { slot, order }] of this.objects) {
 			const { text, start, end } = slot.range;
 			// Bounded to the object's own range: ranges do not overlap, so this reads each byte once.
-			const at = text.slice(start, end).indexOf(marker);
+			const at = text.indexOfWithin(marker, start, end);
 			this.meter.charge(end - start);
 			if (at === -1) continue;
 			const value = this.resolve(new PdfRef(id, 0));

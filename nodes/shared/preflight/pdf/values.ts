@@ -1,3 +1,5 @@
+import type { PdfText } from './text';
+
 /**
  * The values of the PDF object syntax (ISO 32000 7.3), and the meter every reading step charges:
  * a hostile file costs at most the meter's limit.
@@ -41,9 +43,9 @@ export class PdfRef {
 export type PdfDict = Map<string, PdfValue>;
 export type PdfValue = number | boolean | null | PdfName | PdfString | PdfRef | PdfValue[] | PdfDict;
 
-/** A part of a latin1-decoded file (one character per byte), where a value starts. */
+/** A part of a file read as latin1 text (one character per byte), where a value starts. */
 export interface TextRange {
-	text: string;
+	text: PdfText;
 	start: number;
 	end: number;
 }

@@ -39,19 +39,17 @@ export interface PollOptions {
 }
 
 /**
- * The read policy: a result is read once the chance that it finished since it was last seen
- * pending reaches a threshold that follows how much of the key's budget is taken (see `thrift`).
- * With room for every open document at the spec's cadence it is EAGER: the first read when the
- * document is very likely done, but never more than EAGER_LAG_MS after it is as likely done as
- * not (so a wide estimate, as before any document was seen, costs a second at most), then every
- * 2-3 s (spec 4.4): about 1.2 reads per document, seen about a second after it is done. As the
- * budget tightens the lag grows; with about one read per open document left, or after the key ran
- * dry within the last window, it is THRIFTY: a read when the document is almost surely done, so
- * each document costs about one read besides its upload (README, Benchmark, has the figures).
+ * The read policy: a result is read when it is DONE_CHANCE likely done since it was last seen
+ * pending (so about 1 in 10 needs a second read). While the key has room, also no later than
+ * EAGER_LAG_MS after it is as likely done as not (a wide estimate, as before any document was
+ * seen, then costs a second at most), and again every 2-3 s once seen pending (spec 4.4): about
+ * 1.2 reads per document, each seen about a second after it is done. When the key is busy (see
+ * `keyIsBusy`) only the chance counts, and re-reads of a long-pending document stretch with the
+ * time it has waited, so each document costs about one read besides its upload. README,
+ * Benchmark, has the figures.
  */
-const EAGER = 0.9;
+const DONE_CHANCE = 0.9;
 const EAGER_LAG_MS = 1000;
-const THRIFTY = 0.9;
 /** Of a full-rate pace for the rest of the window, the share left to uploads and other executions. */
 const KEPT_FOR_OTHERS = 0.75;
 /** After a long wait, re-read at most this share of the time already waited later (a wrong estimate costs little). */
@@ -99,7 +97,7 @@ function estimatorFor(budget: RateBudget): CompletionEstimator {
 /**
  * Reads each target's result until it is done, rejected, errored, unknown or out of time, calling
  * `onOutcome` for each as soon as that is known. How eagerly follows the key's free budget (see
- * EAGER and THRIFTY); never closer than 2 s for one result (spec 4.4), within the per-minute budget
+ * DONE_CHANCE, EAGER_LAG_MS and keyIsBusy); never closer than 2 s for one result (spec 4.4), within the per-minute budget
  * (spec 8, through the transport), one last look before the timeout, stopping at once on cancel.
  */
 export async function pollResults(targets: PollTarget[], options: PollOptions, deps: SchedulerDeps): Promise<void> {
@@ -176,9 +174,8 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 			}
 			const now = deps.now();
 			const budget = deps.budget.snapshot();
-			const taken = thrift(budget, [...open], now, estimator);
-			const chance = EAGER + (THRIFTY - EAGER) * taken;
-			const readAt = new Map([...open].map((w) => [w, nextReadAt(w, chance, taken, estimator, lastLook)]));
+			const busy = keyIsBusy(budget, open.size, now);
+			const readAt = new Map([...open].map((w) => [w, nextReadAt(w, busy, estimator, lastLook)]));
 			for (const watch of [...open]) {
 				// The last look is taken before a timeout is declared, even when the timer woke late;
 				// a grace period bounds it when the budget or the 2 s rule cannot allow it.
@@ -192,8 +189,8 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 			const reading = open.size - waiting.length;
 			for (const watch of due.slice(0, Math.max(0, MAX_CONCURRENT_READS - reading))) start(watch);
 
-			// Sleep until the next read is due, or the window turns (a fresh budget lowers the
-			// threshold); a read answering wakes it earlier.
+			// Sleep until the next read is due, or the window turns (a fresh budget may end `busy`); a
+			// read answering wakes it earlier.
 			let wakeAt = deadline > now ? deadline : now + IDLE_RECHECK_MS;
 			for (const watch of waiting) if (readAt.get(watch)! > now) wakeAt = Math.min(wakeAt, readAt.get(watch)!);
 			if (budget.resetAt > now) wakeAt = Math.min(wakeAt, budget.resetAt);
@@ -233,48 +230,37 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 }
 
 /**
- * When the chance that the result finished since it was last seen pending reaches `chance`, or
- * EAGER_LAG_MS after it is likely done, a lag stretched as the budget is `taken` (no bound once it
- * is all taken); once seen pending, no later than 3 s after (the spec's cadence) while the key has
- * room, and as the budget is `taken`, up to a share of the time waited; the last look just before
- * the deadline; and never sooner than 2 s after the previous answer (spec 4.4).
+ * When the result is DONE_CHANCE likely done since it was last seen pending; while the key is not
+ * busy no later than EAGER_LAG_MS after it is likely done and, once seen pending, 3 s after the
+ * last answer (the spec's cadence); when busy, a re-read after a long wait up to a share of the
+ * time waited later; the last look just before the deadline; and never sooner than 2 s after the
+ * previous answer (spec 4.4).
  */
-function nextReadAt(watch: Watch, chance: number, taken: number, estimator: CompletionEstimator, lastLook: number): number {
-	let at = Math.min(watch.queuedAt + estimator.quantileMs(watch.pages, chance, watch.pendingAfterMs), likelyDoneAt(watch, estimator) + EAGER_LAG_MS / (1 - taken));
+function nextReadAt(watch: Watch, busy: boolean, estimator: CompletionEstimator, lastLook: number): number {
+	let at = quantileAt(watch, DONE_CHANCE, estimator);
+	if (!busy) at = Math.min(at, quantileAt(watch, 0.5, estimator) + EAGER_LAG_MS);
 	if (watch.pendingAfterMs > 0) {
-		const backoff = taken * REREAD_BACKOFF_SHARE * (watch.answeredAt - watch.queuedAt);
+		const backoff = busy ? REREAD_BACKOFF_SHARE * (watch.answeredAt - watch.queuedAt) : 0;
 		at = Math.min(at, watch.answeredAt + Math.max(MAX_RESULT_READ_INTERVAL_MS, backoff));
 	}
 	return Math.max(Math.min(at, lastLook), watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS);
 }
 
-/** When the document is as likely done as not, given when it was last seen pending. */
-function likelyDoneAt(watch: Watch, estimator: CompletionEstimator): number {
-	return watch.queuedAt + estimator.quantileMs(watch.pages, 0.5, watch.pendingAfterMs);
+/** When the document is done with `probability`, given when it was last seen pending. */
+function quantileAt(watch: Watch, probability: number, estimator: CompletionEstimator): number {
+	return watch.queuedAt + estimator.quantileMs(watch.pages, probability, watch.pendingAfterMs);
 }
 
 /**
- * How much of the key's budget is taken, from 0 to 1. The budget left in this window, minus a
- * share of a full-rate pace kept for uploads and other executions, is compared with what the open
- * documents would cost read eagerly (every 2 s from their first eager read until they are likely
- * done, within this window): 0 when it covers that, 1 when it covers no more than one read each.
+ * Whether the key's budget is too tight for eager reads: it ran dry within the last window (every
+ * extra read would delay another request), or what is left of this window, minus a share of a
+ * full-rate pace kept for uploads and other executions, does not cover one read per open document.
  */
-function thrift(budget: RateLimitSnapshot, watches: Watch[], now: number, estimator: CompletionEstimator): number {
-	// A key that ran out within the last window asks more than it gives: every extra read delays another request.
-	if (budget.blockedUntil > now || now - budget.ranDryAt < RATE_WINDOW_MS) return 1;
+function keyIsBusy(budget: RateLimitSnapshot, openDocuments: number, now: number): boolean {
+	if (budget.blockedUntil > now || now - budget.ranDryAt < RATE_WINDOW_MS) return true;
 	const windowEnd = Math.max(now, budget.resetAt);
 	const spare = budget.remaining - (KEPT_FOR_OTHERS * budget.limit * (windowEnd - now)) / RATE_WINDOW_MS;
-	let eager = 0;
-	for (const watch of watches) {
-		const likelyDone = likelyDoneAt(watch, estimator);
-		const from = Math.max(now, Math.min(watch.queuedAt + estimator.quantileMs(watch.pages, EAGER, watch.pendingAfterMs), likelyDone + EAGER_LAG_MS));
-		const until = Math.min(windowEnd, likelyDone);
-		eager += 1 + Math.max(0, until - from) / MIN_RESULT_READ_INTERVAL_MS;
-	}
-	const least = watches.length;
-	if (spare >= eager) return 0;
-	if (spare <= least) return 1;
-	return (eager - spare) / (eager - least);
+	return spare < openDocuments;
 }
 
 /** Sleeps until `ms` pass or `woken` resolves (a read answered), whichever is first; cancellable. */

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { MAX_RATE_LIMIT_BLOCK_MS, RateBudget, rateBudgetFor, SHARED_KEY_SAFETY_MARGIN } from '../../nodes/shared/http/rateBudget';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
-import { FakeClock, FakeRateServer, sendThroughBudget } from './fakeTime';
+import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
 
 const headers = (limit: number, remaining: number, resetSeconds: number) => ({
 	'x-ratelimit-limit': String(limit),

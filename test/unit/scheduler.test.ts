@@ -7,7 +7,7 @@ import { pollResults, type PollOutcome, type PollTarget } from '../../nodes/shar
 import type { Result } from '../../nodes/shared/schemas';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 import { seededRandom } from '../sandbox/random';
-import { FakeClock, FakeRateServer, sendThroughBudget } from './fakeTime';
+import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
 
 interface Doc {
 	queuedAt: number;

@@ -1,0 +1,128 @@
+/**
+ * `npm run bench:policy`: the read policy alone (nodes/shared/waiting/scheduler.ts with its
+ * estimator and the rate budget), in simulated time, over the scenarios of `npm run bench`: one
+ * document at a time, 60 documents in batches of 10 on the free and the paid plan, and two loops
+ * at once on one key. Documents finish when the sandbox's realistic timing says (its own model,
+ * jitter included) and the server counts fixed one-minute windows as the sandbox does. It runs in
+ * seconds, so a change to the policy can be tried over many seeds before the real benchmark
+ * (n8n's engine, real HTTP, about 25 minutes) confirms it. Figures only: nothing is asserted.
+ *
+ *   npm run bench:policy -- [--seeds N]
+ */
+import { parseArgs } from 'node:util';
+
+import { CompletionEstimator } from '../../nodes/shared/waiting/completionEstimate';
+import { RateBudget } from '../../nodes/shared/http/rateBudget';
+import { pollResults, type PollTarget } from '../../nodes/shared/waiting/scheduler';
+import type { Result } from '../../nodes/shared/schemas';
+import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
+import { seededRandom } from '../sandbox/random';
+import { REALISTIC_TIMING, scheduleResult } from '../sandbox/timing';
+import { benchDocuments } from './documents';
+import { quantile } from './metrics';
+
+interface Scenario {
+	key: string;
+	title: string;
+	docs: number;
+	batch: number;
+	lanes: number;
+	requestsPerMinute: number;
+}
+
+const SCENARIOS: Scenario[] = [
+	{ key: 'single', title: 'one document at a time, 20 runs, free plan', docs: 20, batch: 1, lanes: 1, requestsPerMinute: 60 },
+	{ key: 'batch', title: '60 documents, batches of 10, free plan', docs: 60, batch: 10, lanes: 1, requestsPerMinute: 60 },
+	{ key: 'paid', title: '60 documents, batches of 10, paid plan', docs: 60, batch: 10, lanes: 1, requestsPerMinute: 120 },
+	{ key: 'shared', title: '60 documents, two loops at once on one free-plan key', docs: 60, batch: 10, lanes: 2, requestsPerMinute: 60 },
+];
+
+/** Round trip of one request, as on a local network. */
+const LATENCY_MS = 100;
+/** Between two single-document runs: the user looks at the output and runs the next one. */
+const PAUSE_BETWEEN_RUNS_MS = 2_000;
+
+interface Figures {
+	requests: number;
+	http429: number;
+	wallMs: number;
+	/** From each document's completion to the read that saw it. */
+	delaysMs: number[];
+}
+
+async function simulate(scenario: Scenario, pageMix: number[], seed: number): Promise<Figures> {
+	// Each seed starts at another point of the server's minute.
+	const clock = new FakeClock(1_700_000_040_000 + Math.floor(seededRandom(seed)() * 60_000));
+	const server = new FakeRateServer(clock, scenario.requestsPerMinute);
+	const budget = new RateBudget(clock);
+	// One per key, as the nodes share it per key in one n8n process.
+	const estimator = new CompletionEstimator();
+	const finishAt = new Map<string, number>();
+	const delaysMs: number[] = [];
+	let requests = 0;
+	let uploaded = 0;
+	const send = (onArrival: () => void) => sendThroughBudget(clock, budget, server, { latencyMs: LATENCY_MS, onArrival: () => (requests++, onArrival()) });
+
+	const readResult = async (resultId: string): Promise<Result> => {
+		let status = 'processing';
+		await send(() => (status = clock.now() >= finishAt.get(resultId)! ? 'done' : 'processing'));
+		return { result_id: resultId, status };
+	};
+
+	const loop = async (documents: number) => {
+		for (let sent = 0; sent < documents; sent += scenario.batch) {
+			const targets: PollTarget[] = [];
+			for (let i = 0; i < Math.min(scenario.batch, documents - sent); i++) {
+				const resultId = `seed${seed}-doc${uploaded}`;
+				const pages = pageMix[uploaded++ % pageMix.length];
+				let queuedAt = 0;
+				await send(() => (queuedAt = clock.now()));
+				finishAt.set(resultId, scheduleResult(REALISTIC_TIMING, resultId, queuedAt, pages).finishesAt);
+				targets.push({ id: targets.length, resultId, pages, queuedAt });
+			}
+			await pollResults(
+				targets,
+				{ timeoutMs: 600_000, onOutcome: (target) => void delaysMs.push(clock.now() - finishAt.get(target.resultId)!) },
+				{ readResult, budget, now: clock.now, wait: clock.wait, estimator },
+			);
+			if (scenario.batch === 1) await clock.wait(PAUSE_BETWEEN_RUNS_MS);
+		}
+	};
+
+	const start = clock.now();
+	const perLane = Math.ceil(scenario.docs / scenario.lanes);
+	await clock.run(Promise.all(Array.from({ length: scenario.lanes }, () => loop(perLane))));
+	return { requests, http429: server.http429, wallMs: clock.now() - start, delaysMs };
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({ args: process.argv.slice(2), strict: true, options: { seeds: { type: 'string' } } });
+	const seeds = values.seeds === undefined ? 20 : Number(values.seeds);
+	if (!Number.isInteger(seeds) || seeds < 1) throw new Error(`--seeds needs a positive integer, got ${values.seeds}`);
+	const pageMix = (await benchDocuments(6)).map((document) => document.pages);
+
+	console.log(`Read policy in simulated time: sandbox timing, pages ${pageMix.join(',')}, ${seeds} seeds per scenario\n`);
+	const rows: string[][] = [['scenario', 'requests/doc', 'HTTP 429', 'docs/min (bound)', 'delay p50 (s)', 'delay p95 (s)']];
+	for (const scenario of SCENARIOS) {
+		const runs = await Promise.all(Array.from({ length: seeds }, (_, seed) => simulate(scenario, pageMix, seed + 1)));
+		const delays = runs.flatMap((run) => run.delaysMs.map((ms) => ms / 1000));
+		const docsPerMinute = runs.reduce((sum, run) => sum + (scenario.docs / run.wallMs) * 60_000, 0) / seeds;
+		const bound = scenario.requestsPerMinute / 2;
+		rows.push([
+			scenario.title,
+			(runs.reduce((sum, run) => sum + run.requests, 0) / (seeds * scenario.docs)).toFixed(2),
+			String(runs.reduce((sum, run) => sum + run.http429, 0)),
+			scenario.key === 'single' ? '-' : `${docsPerMinute.toFixed(1)} (${bound})`,
+			quantile(delays, 0.5).toFixed(2),
+			quantile(delays, 0.95).toFixed(2),
+		]);
+	}
+	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+	for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '));
+	console.log('\nA window opened mid-minute lets the first minute hold more than its share, so docs/min can exceed the bound in short runs.');
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

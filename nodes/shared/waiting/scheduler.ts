@@ -40,13 +40,13 @@ export interface PollOptions {
 
 /**
  * The read policy: a result is read when it is DONE_CHANCE likely done since it was last seen
- * pending (so about 1 in 10 needs a second read). While the key has room, also no later than
- * EAGER_LAG_MS after it is as likely done as not (a wide estimate, as before any document was
- * seen, then costs a second at most), and again every 2-3 s once seen pending (spec 4.4): about
- * 1.2 reads per document, each seen about a second after it is done. When the key is busy (see
- * `keyIsBusy`) only the chance counts, and re-reads of a long-pending document stretch with the
- * time it has waited, so each document costs about one read besides its upload. README,
- * Benchmark, has the figures.
+ * pending (so about 1 in 10 needs a second read), but no later than EAGER_LAG_MS after it is as
+ * likely done as not: a wide estimate, as before any document was seen, then costs a second at
+ * most. While the key has room, a document seen pending is read again every 2-3 s (spec 4.4):
+ * about 1.2 reads per document, each seen about a second after it is done. When the key is busy
+ * (see `keyIsBusy`) re-reads of a long-pending document stretch with the time it has waited, so
+ * a wrong estimate costs little. README, Benchmark, has the figures; `npm run bench:policy`
+ * simulates the policy in seconds.
  */
 const DONE_CHANCE = 0.9;
 const EAGER_LAG_MS = 1000;
@@ -96,9 +96,10 @@ function estimatorFor(budget: RateBudget): CompletionEstimator {
 
 /**
  * Reads each target's result until it is done, rejected, errored, unknown or out of time, calling
- * `onOutcome` for each as soon as that is known. How eagerly follows the key's free budget (see
- * DONE_CHANCE, EAGER_LAG_MS and keyIsBusy); never closer than 2 s for one result (spec 4.4), within the per-minute budget
- * (spec 8, through the transport), one last look before the timeout, stopping at once on cancel.
+ * `onOutcome` for each as soon as that is known: when each is likely done, re-reads as the key's
+ * free budget allows (see DONE_CHANCE and keyIsBusy); never closer than 2 s for one result (spec
+ * 4.4), within the per-minute budget (spec 8, through the transport), one last look before the
+ * timeout, stopping at once on cancel.
  */
 export async function pollResults(targets: PollTarget[], options: PollOptions, deps: SchedulerDeps): Promise<void> {
 	throwIfCancelled(deps.signal);
@@ -230,15 +231,14 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 }
 
 /**
- * When the result is DONE_CHANCE likely done since it was last seen pending; while the key is not
- * busy no later than EAGER_LAG_MS after it is likely done and, once seen pending, 3 s after the
- * last answer (the spec's cadence); when busy, a re-read after a long wait up to a share of the
- * time waited later; the last look just before the deadline; and never sooner than 2 s after the
- * previous answer (spec 4.4).
+ * When the result is DONE_CHANCE likely done since it was last seen pending, or EAGER_LAG_MS after
+ * it is likely done if that is sooner; once seen pending, while the key is not busy, 3 s after
+ * the last answer at the latest (the spec's cadence), when busy up to a share of the time waited;
+ * the last look just before the deadline; and never sooner than 2 s after the previous answer
+ * (spec 4.4).
  */
 function nextReadAt(watch: Watch, busy: boolean, estimator: CompletionEstimator, lastLook: number): number {
-	let at = quantileAt(watch, DONE_CHANCE, estimator);
-	if (!busy) at = Math.min(at, quantileAt(watch, 0.5, estimator) + EAGER_LAG_MS);
+	let at = Math.min(quantileAt(watch, DONE_CHANCE, estimator), quantileAt(watch, 0.5, estimator) + EAGER_LAG_MS);
 	if (watch.pendingAfterMs > 0) {
 		const backoff = busy ? REREAD_BACKOFF_SHARE * (watch.answeredAt - watch.queuedAt) : 0;
 		at = Math.min(at, watch.answeredAt + Math.max(MAX_RESULT_READ_INTERVAL_MS, backoff));
@@ -252,7 +252,7 @@ function quantileAt(watch: Watch, probability: number, estimator: CompletionEsti
 }
 
 /**
- * Whether the key's budget is too tight for eager reads: it ran dry within the last window (every
+ * Whether the key's budget is too tight for re-reads at the spec's cadence: it ran dry within the last window (every
  * extra read would delay another request), or what is left of this window, minus a share of a
  * full-rate pace kept for uploads and other executions, does not cover one read per open document.
  */

@@ -107,4 +107,11 @@ describe('a missing binary property', () => {
 		expect((second.error as unknown as { description: string }).description).toMatch(/^The item carries no file at all\./);
 		expect(unexpected).toEqual([]);
 	});
+
+	it('says when the binary property has a name and a type but no file data', async () => {
+		const unexpected = trapAllRequests();
+		const { error } = await runAction(extract, [{ json: {}, binary: { data: { mimeType: 'application/pdf', fileName: 'invoice.pdf' } as never } }]);
+		expect(error?.message).toBe('Item 1: the binary property "data" holds no file');
+		expect(unexpected).toEqual([]);
+	});
 });

@@ -51,6 +51,12 @@ export async function readUploadFile(
  */
 async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, metadata: IBinaryData): Promise<{ bytes: Uint8Array; frame?: Buffer }> {
 	if (!metadata.id) {
+		if (typeof metadata.data !== 'string') {
+			throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: the binary property "${propertyName}" holds no file`, {
+				itemIndex,
+				description: 'The node before this one produced file details without the file itself. Check that node, or choose another binary property.',
+			});
+		}
 		const { frame, start } = frameForFile(Buffer.byteLength(metadata.data, 'base64'));
 		const written = frame.write(metadata.data, start, frame.length - start, 'base64');
 		return { bytes: frame.subarray(start, start + written), frame };

@@ -142,7 +142,7 @@ describe('Retry On Fail', () => {
 		scenario.expectRoutes(run, 'action', ['error', 'ok']);
 		expect(itemOf(run.outputs[0], 0)).toMatchObject({
 			error: 'Item 1: an earlier try of this execution sent this document and got no clear answer',
-			error_description: expect.stringMatching(/^The earlier try ended with: Could not reach the service.*not sent again, so that it is not charged twice/),
+			error_description: expect.stringMatching(/^The earlier try ended with: Could not reach the service.*The upload was not sent again: the service may have accepted it, and a second upload would be charged twice/),
 		});
 		const stats = await scenario.finish();
 		expect(stats.uploads).toHaveLength(2);

@@ -216,7 +216,7 @@ describe('Retry On Fail', () => {
 		const result = await run({ parameters: extract(), input: [await pdfItem('a.pdf'), await pdfItem('b.pdf')], retry: { maxTries: 3, waitBetweenTries: 0 } });
 		expect(uploads.map((request) => multipartParts(request)[0].filename), 'neither file is sent again by the two retries').toEqual(['a.pdf', 'b.pdf']);
 		expect(result.error?.message).toBe('Item 2: an earlier try of this execution sent this document and got no clear answer');
-		expect(descriptionOf(result)).toMatch(/^The earlier try ended with: The service had an internal error\. The document was not sent again, so that it is not charged twice/);
+		expect(descriptionOf(result)).toMatch(/^The earlier try ended with: The service had an internal error\. The upload was not sent again: the service may have accepted it, and a second upload would be charged twice/);
 		expect(descriptionOf(result)).toContain(`- item 1: result ID ${resultId(1)} (not finished yet)`);
 		expect(unexpected).toEqual([]);
 	});

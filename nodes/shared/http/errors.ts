@@ -40,6 +40,9 @@ export interface RequestContext {
 
 type Explain = (body: ErrorBody, status: number, request: RequestContext) => Explanation;
 
+/** Why an upload that got no clear answer is never repeated: the same words wherever that happens. */
+export const UPLOAD_NOT_SENT_AGAIN = 'The upload was not sent again: the service may have accepted it, and a second upload would be charged twice.';
+
 const BASE_URL_FIX = 'Check the Base URL in the credential: it is the address of the service without a path, e.g. https://api.example.com.';
 
 const TOO_LARGE_FIX = `Compress the file, lower an image's resolution to about ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} px on the long side, or split the PDF into smaller files.`;

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { MIN_RESULT_READ_INTERVAL_MS } from '../limits';
 import { waitFor } from '../wait';
 import { apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from './connection';
-import { describeServiceError, serviceApiError } from './errors';
+import { describeServiceError, serviceApiError, UPLOAD_NOT_SENT_AGAIN } from './errors';
 import { multipartBody, type MultipartBody, type UploadFile } from './multipart';
 import { rateBudgetFor, type RateBudget } from './rateBudget';
 
@@ -148,7 +148,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 		}
 		if (statusCode >= 500 && idempotent && (await retry('idempotent'))) continue;
 		if (statusCode >= 500 && isUpload) {
-			serviceError.description += ' The upload was not sent again, because the service may have accepted it before failing and a second upload would be charged twice. Check with "Get Result" or run the item again.';
+			serviceError.description += ` ${UPLOAD_NOT_SENT_AGAIN} If no result appears for it in your account, run the item again.`;
 			throw mayHaveBeenAccepted(serviceApiError(node, serviceError, call.itemIndex));
 		}
 		if (statusCode >= 500) {
@@ -259,7 +259,7 @@ function networkError(node: INode, failure: NetworkFailure, isUpload: boolean, i
 		? 'The service did not answer in time'
 		: `Could not reach the service: ${NETWORK_CODE_WORDS[failure.code] ?? 'a network error occurred'}`;
 	const description = isUpload
-		? `The upload was not sent again: the service may have received it, and a second upload would be charged twice. Check the Base URL and your network, then run the item again if no result appeared. (${failure.code})`
+		? `${UPLOAD_NOT_SENT_AGAIN} Check the Base URL and your network, then run the item again if no result appeared. (${failure.code})`
 		: `Check the Base URL in the credential and your network connection. The node already retried. (${failure.code})`;
 	// Not `code`: NodeApiError would replace our message with its generic text for that code.
 	return new NodeApiError(node, { network_error: failure.code }, { message: what, description, itemIndex, failure: { cause: 'temporarily-unavailable' } });
@@ -269,7 +269,7 @@ function unreadableAnswer(node: INode, statusCode: number, isUpload: boolean, zo
 	const where = zodError.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
 	return new NodeApiError(node, { statusCode, issues: where }, {
 		message: isUpload ? 'The service accepted the upload but its answer could not be read' : 'The service sent an answer the node could not read',
-		description: `Unexpected answer (HTTP ${statusCode}): ${where}.${isUpload ? ' The upload was not sent again so it is not charged twice.' : ''}`,
+		description: `Unexpected answer (HTTP ${statusCode}): ${where}.${isUpload ? ` ${UPLOAD_NOT_SENT_AGAIN}` : ''}`,
 		httpCode: String(statusCode),
 		itemIndex,
 	});

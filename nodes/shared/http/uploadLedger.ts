@@ -4,6 +4,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadAccepted } from '../schemas';
 import { uploadDocument } from './api';
+import { UPLOAD_NOT_SENT_AGAIN } from './errors';
 import type { UploadFile } from './multipart';
 import { uploadMayHaveBeenAccepted } from './transport';
 
@@ -83,7 +84,7 @@ export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file
 	if (earlier?.kind === 'uncertain') {
 		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: an earlier try of this execution sent this document and got no clear answer`, {
 			itemIndex,
-			description: `The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} The document was not sent again, so that it is not charged twice. If no result appears for it in your account, run the workflow again.`,
+			description: `The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} ${UPLOAD_NOT_SENT_AGAIN} If no result appears for it in your account, run the workflow again.`,
 		});
 	}
 	const outcome = await uploadDocument(ctx, file, scannerId, itemIndex).then(

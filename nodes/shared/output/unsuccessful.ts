@@ -6,12 +6,12 @@ import { pagesUsed } from './fieldsMode';
 
 /** Results that did not finish with data: rejected, errored, or in a state the spec does not know. */
 
-/** A rejected, failed or unknown-state result as an item (continueOnFail, the poller's error output). */
 /** The item of a document still queued or processing: its ID, to read it again later. */
 export function pendingResultJson(resultId: string, status: string): IDataObject {
 	return { result_id: resultId, status, pending: true };
 }
 
+/** A rejected, failed or unknown-state result as an item (continueOnFail, the poller's error output). */
 export function unsuccessfulResultToJson(result: Result): IDataObject {
 	return {
 		result_id: result.result_id,

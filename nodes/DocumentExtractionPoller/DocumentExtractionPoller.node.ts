@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
-import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { itemError } from '../shared/itemError';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
 import { ItemSink } from '../shared/output/itemSink';
@@ -92,10 +93,7 @@ export class DocumentExtractionPoller implements INodeType {
 			try {
 				const checked = checkResultId(this.getNodeParameter('resultId', i, ''));
 				if (!checked.ok) {
-					throw new NodeOperationError(this.getNode(), `Item ${i + 1}: ${checked.message}`, {
-						itemIndex: i,
-						description: `${checked.description}. Set "Result ID" to the field that holds it.`,
-					});
+					throw itemError(this.getNode(), i, checked.message, `${checked.description}. Set "Result ID" to the field that holds it.`);
 				}
 				const binary = includedBinary(this, i);
 				// One timeout for the run (the reads of all items are scheduled together): the longest asked for.

@@ -1,4 +1,6 @@
-import { NodeOperationError, type IBinaryKeyData, type IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryKeyData, IExecuteFunctions, NodeOperationError } from 'n8n-workflow';
+
+import { itemError } from './itemError';
 
 /**
  * Number, boolean and choice parameters read with a check. n8n hands over whatever an expression
@@ -81,8 +83,5 @@ function quote(value: unknown): string {
 }
 
 function invalid(ctx: ParameterReader, itemIndex: number, message: string, fix: string): NodeOperationError {
-	return new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, {
-		itemIndex,
-		description: `${fix} Nothing was sent to the service.`,
-	});
+	return itemError(ctx.getNode(), itemIndex, message, `${fix} Nothing was sent to the service.`);
 }

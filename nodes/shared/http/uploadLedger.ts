@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from '../itemError';
 import type { UploadAccepted } from '../schemas';
 import { uploadDocument } from './api';
 import { UPLOAD_NOT_SENT_AGAIN } from './errors';
@@ -82,10 +82,12 @@ export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file
 	const earlier = lookUpUpload(identity);
 	if (earlier?.kind === 'accepted') return earlier.receipt;
 	if (earlier?.kind === 'uncertain') {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: an earlier try of this execution sent this document and got no clear answer`, {
+		throw itemError(
+			ctx.getNode(),
 			itemIndex,
-			description: `The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} ${UPLOAD_NOT_SENT_AGAIN} If no result appears for it in your account, run the workflow again.`,
-		});
+			'an earlier try of this execution sent this document and got no clear answer',
+			`The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} ${UPLOAD_NOT_SENT_AGAIN} If no result appears for it in your account, run the workflow again.`,
+		);
 	}
 	const outcome = await uploadDocument(ctx, file, scannerId, itemIndex).then(
 		(receipt) => ({ receipt }),

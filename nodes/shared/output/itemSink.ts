@@ -2,6 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceError } from '../http/errors';
+import { itemLabel } from '../itemError';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -85,7 +86,7 @@ export class ItemSink {
 		if (this.failures.length > 0) throw this.stopError(this.failures[0].error);
 		for (let i = 0; i < itemCount; i++) {
 			if (!this.settled.has(i)) {
-				throw new NodeOperationError(this.ctx.getNode(), `Item ${i + 1} produced no output (internal error: please report it)`, { itemIndex: i });
+				throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(i)} produced no output (internal error: please report it)`, { itemIndex: i });
 			}
 		}
 		// Items are emitted as their results arrive; a stable sort puts them back in input order.
@@ -125,7 +126,7 @@ export class ItemSink {
 
 	private settle(itemIndex: number): void {
 		if (this.settled.has(itemIndex)) {
-			throw new NodeOperationError(this.ctx.getNode(), `Item ${itemIndex + 1} was emitted twice (internal error: please report it)`, { itemIndex });
+			throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(itemIndex)} was emitted twice (internal error: please report it)`, { itemIndex });
 		}
 		this.settled.add(itemIndex);
 	}
@@ -155,7 +156,7 @@ function failureFields(error: NodeError, extra: IDataObject): IDataObject {
  * is copied, never renamed in place.
  */
 function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
-	const prefix = `Item ${itemIndex + 1}`;
+	const prefix = itemLabel(itemIndex);
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
 		const message = error instanceof Error ? error.message : String(error);
 		return new NodeOperationError(ctx.getNode(), new RegExp(`^${prefix}\\b`).test(message) ? message : `${prefix}: ${message}`, { itemIndex });

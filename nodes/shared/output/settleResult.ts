@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from '../itemError';
 import type { Result } from '../schemas';
 import type { ItemSink } from './itemSink';
 import { doneResultToJson } from './mapping';
@@ -41,7 +41,7 @@ export async function settleResult(
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
 			const output = typeof routes.error === 'number' ? routes.error : routes.done;
-			sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), output, { result_id: result.result_id }, binary);
+			sink.fail(itemIndex, itemError(ctx.getNode(), itemIndex, message, description), output, { result_id: result.result_id }, binary);
 			return;
 		}
 		sink.emit(itemIndex, jsons, routes.done, binary);
@@ -55,5 +55,5 @@ export async function settleResult(
 	}
 	const { message, description } = describeUnsuccessfulResult(result);
 	// The input file stays with the failed item: whoever reviews the rejected document needs it.
-	sink.fail(itemIndex, new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${message}`, { description, itemIndex }), 0, unsuccessfulResultToJson(result), binary);
+	sink.fail(itemIndex, itemError(ctx.getNode(), itemIndex, message, description), 0, unsuccessfulResultToJson(result), binary);
 }

@@ -1,8 +1,8 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadFile } from '../../../shared/http/multipart';
 import { uploadOnce } from '../../../shared/http/uploadLedger';
+import { itemError } from '../../../shared/itemError';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
@@ -166,10 +166,12 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 			}
 			sink.fail(
 				i,
-				new NodeOperationError(ctx.getNode(), `Item ${i + 1}: the document was not processed within ${seconds(timeoutMs)} (status "${status}")`, {
-					itemIndex: i,
-					description: `Result ID ${resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
-				}),
+				itemError(
+					ctx.getNode(),
+					i,
+					`the document was not processed within ${seconds(timeoutMs)} (status "${status}")`,
+					`Result ID ${resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
+				),
 				0,
 				{ result_id: resultId, status },
 				binary,

@@ -2,6 +2,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile, type UploadFile } from '../../../shared/http/multipart';
+import { itemError, itemLabel } from '../../../shared/itemError';
 import { inspectUpload } from '../../../shared/preflight/upload';
 
 /**
@@ -17,7 +18,7 @@ export async function readUploadFile(
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
 	if (!binary[propertyName]) {
 		const available = Object.keys(binary);
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} has no binary property "${propertyName}"`, {
+		throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} has no binary property "${propertyName}"`, {
 			itemIndex,
 			description: available.length
 				? `Set "Input Binary Field" to one of the item's binary properties: ${available.map((name) => `"${name}"`).join(', ')}. (Email triggers name attachments attachment_0, attachment_1, ...)`
@@ -29,7 +30,7 @@ export async function readUploadFile(
 	const fileName = fileNameOverride.trim() || metadata.fileName || `document-${itemIndex + 1}`;
 	const inspection = await inspectUpload(bytes, fileName, metadata.mimeType);
 	if (!inspection.ok) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1} (${fileName}): ${inspection.message}`, {
+		throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} (${fileName}): ${inspection.message}`, {
 			itemIndex,
 			description: `${inspection.description} Nothing was sent to the service and no page was used.`,
 		});
@@ -39,7 +40,7 @@ export async function readUploadFile(
 		frame,
 		fileName: inspection.fileName,
 		mimeType: inspection.mimeType,
-		...(inspection.warning ? { warning: `Item ${itemIndex + 1} (${fileName}): ${inspection.warning}` } : {}),
+		...(inspection.warning ? { warning: `${itemLabel(itemIndex)} (${fileName}): ${inspection.warning}` } : {}),
 	};
 }
 
@@ -52,10 +53,12 @@ export async function readUploadFile(
 async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, metadata: IBinaryData): Promise<{ bytes: Uint8Array; frame?: Buffer }> {
 	if (!metadata.id) {
 		if (typeof metadata.data !== 'string') {
-			throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: the binary property "${propertyName}" holds no file`, {
+			throw itemError(
+				ctx.getNode(),
 				itemIndex,
-				description: 'The node before this one produced file details without the file itself. Check that node, or choose another binary property.',
-			});
+				`the binary property "${propertyName}" holds no file`,
+				'The node before this one produced file details without the file itself. Check that node, or choose another binary property.',
+			);
 		}
 		const { frame, start } = frameForFile(Buffer.byteLength(metadata.data, 'base64'));
 		const written = frame.write(metadata.data, start, frame.length - start, 'base64');

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { getResult } from '../../../shared/http/api';
+import { itemError } from '../../../shared/itemError';
 import { PENDING_STATUSES } from '../../../shared/limits';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import type { ItemSink } from '../../../shared/output/itemSink';
@@ -50,10 +50,7 @@ export const description: INodeProperties[] = [
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
 	const checked = checkResultId(this.getNodeParameter('resultId', itemIndex, ''));
 	if (!checked.ok) {
-		throw new NodeOperationError(this.getNode(), `Item ${itemIndex + 1}: ${checked.message}`, {
-			itemIndex,
-			description: `${checked.description}. Nothing was sent to the service.`,
-		});
+		throw itemError(this.getNode(), itemIndex, checked.message, `${checked.description}. Nothing was sent to the service.`);
 	}
 	const outputOptions = readOutputOptions(this, itemIndex);
 	const result = await getResult(this, checked.id, itemIndex);

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from '../../../shared/itemError';
 import { parseFieldsJson } from '../../../shared/templates/fieldsJson';
 import { fieldsFromUi } from '../../../shared/templates/fieldsUi';
 import { validateTemplateInput } from '../../../shared/templates/validation';
@@ -14,10 +14,7 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, source: ID
 		// As given: an expression such as {{ $json.fields }} hands over the list itself, not its text.
 		const parsed = parseFieldsJson(source.fieldsJson ?? '');
 		if (!parsed.ok) {
-			throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: the template fields are not valid JSON`, {
-				itemIndex,
-				description: parsed.message,
-			});
+			throw itemError(ctx.getNode(), itemIndex, 'the template fields are not valid JSON', parsed.message);
 		}
 		return parsed.fields;
 	}
@@ -27,10 +24,12 @@ export function readFields(ctx: IExecuteFunctions, itemIndex: number, source: ID
 export function validatedBody(ctx: IExecuteFunctions, itemIndex: number, input: IDataObject, mode: 'create' | 'update'): IDataObject {
 	const checked = validateTemplateInput(input, mode);
 	if (!checked.ok) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${checked.path ? `${checked.path}: ` : ''}${checked.message}`, {
+		throw itemError(
+			ctx.getNode(),
 			itemIndex,
-			description: 'Fix the template definition and run again. Nothing was sent to the service.',
-		});
+			`${checked.path ? `${checked.path}: ` : ''}${checked.message}`,
+			'Fix the template definition and run again. Nothing was sent to the service.',
+		);
 	}
 	return checked.value as IDataObject;
 }

@@ -1,6 +1,6 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
+import { itemError } from '../../../shared/itemError';
 import { checkTemplateId } from '../../../shared/preflight/ids';
 
 /**
@@ -54,7 +54,7 @@ export function templateIdOf(ctx: IExecuteFunctions, itemIndex: number): string 
 	const raw = ctx.getNodeParameter('templateId', itemIndex, '', { extractValue: true });
 	const checked = checkTemplateId(raw);
 	if (!checked.ok) {
-		throw new NodeOperationError(ctx.getNode(), `Item ${itemIndex + 1}: ${checked.message}`, { itemIndex, description: checked.description });
+		throw itemError(ctx.getNode(), itemIndex, checked.message, checked.description);
 	}
 	return checked.id;
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/http/api';
+import { itemError } from '../../../shared/itemError';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
 import type { ItemSink } from '../../../shared/output/itemSink';
 import { readBoolean } from '../../../shared/parameters';
@@ -63,10 +63,12 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 		} as IDataObject);
 		if (Array.isArray(fields) && fields.length === 0) {
 			// An empty list would silently delete every field of the template (spec 4.8 replaces the list).
-			throw new NodeOperationError(this.getNode(), `Item ${itemIndex + 1}: "Replace Fields" is on but no fields are defined`, {
+			throw itemError(
+				this.getNode(),
 				itemIndex,
-				description: 'Define the new fields, or turn "Replace Fields" off to keep the current ones. Nothing was sent to the service.',
-			});
+				'"Replace Fields" is on but no fields are defined',
+				'Define the new fields, or turn "Replace Fields" off to keep the current ones. Nothing was sent to the service.',
+			);
 		}
 		input.fields = fields as IDataObject[];
 	}

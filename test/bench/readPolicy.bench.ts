@@ -5,8 +5,8 @@
  * at once on one key. Documents finish when the sandbox's realistic timing says (its own model,
  * jitter included) and the server counts fixed one-minute windows as the sandbox does. It runs in
  * seconds, so a change to the policy can be tried over many seeds before the real benchmark
- * (n8n's engine, real HTTP, about 25 minutes) confirms it. A last row reads one document at a time
- * as no real reader can (see Reader): the best delay the 2 s rule allows, for comparison.
+ * (n8n's engine, real HTTP, about 25 minutes) confirms it. A row under the first reads one document
+ * at a time as no real reader can (see Reader): the least mean delay the 2 s rule allows.
  * Figures only: nothing is asserted.
  *
  *   npm run bench:policy -- [--seeds N]
@@ -15,12 +15,12 @@ import { parseArgs } from 'node:util';
 
 import { CompletionEstimator } from '../../nodes/shared/waiting/completionEstimate';
 import { RateBudget } from '../../nodes/shared/http/rateBudget';
+import { MIN_RESULT_READ_INTERVAL_MS } from '../../nodes/shared/limits';
 import { pollResults, type PollTarget } from '../../nodes/shared/waiting/scheduler';
 import type { Result } from '../../nodes/shared/schemas';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
-import { MIN_RESULT_READ_INTERVAL_MS } from '../../nodes/shared/limits';
 import { seededRandom } from '../sandbox/random';
-import { REALISTIC_TIMING, scheduleResult } from '../sandbox/timing';
+import { completionWindow, REALISTIC_TIMING, scheduleResult } from '../sandbox/timing';
 import { benchDocuments } from './documents';
 import { quantile } from './metrics';
 
@@ -62,16 +62,9 @@ interface Figures {
  */
 type Reader = 'policy' | 'best-under-2s-rule';
 
-/** The sandbox's window of completion times for a document of `pages`, in ms after it was queued. */
-function completionWindow(pages: number): { fromMs: number; toMs: number } {
-	const t = REALISTIC_TIMING;
-	const nominal = t.queuedMs + Math.min(t.baseMs + t.perPageMs * pages, t.maxProcessingMs);
-	return { fromMs: nominal * (1 - t.jitter), toMs: nominal * (1 + t.jitter) };
-}
-
 /** The first read (ms after queuing) with the least mean delay when completion is uniform in the window and reads follow every `gapMs`. */
 function bestFirstReadMs(pages: number, gapMs: number): number {
-	const { fromMs, toMs } = completionWindow(pages);
+	const { fromMs, toMs } = completionWindow(REALISTIC_TIMING, pages);
 	const steps = 200;
 	const at = (i: number) => fromMs + ((toMs - fromMs) * i) / steps;
 	let best = { firstMs: toMs, meanDelayMs: Infinity };

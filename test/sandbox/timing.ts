@@ -61,6 +61,16 @@ export interface ResultSchedule {
 export function scheduleResult(timing: TimingConfig, resultId: string, createdAt: number, pages: number): ResultSchedule {
 	const spread = 1 + timing.jitter * (2 * unitFromString(resultId) - 1);
 	const queued = Math.round(timing.queuedMs * spread);
-	const processing = Math.round(Math.min(timing.baseMs + timing.perPageMs * pages, timing.maxProcessingMs) * spread);
+	const processing = Math.round(processingMs(timing, pages) * spread);
 	return { startsAt: createdAt + queued, finishesAt: createdAt + queued + processing };
+}
+
+/** The window within which a document of `pages` finishes, in ms after it was queued, whatever its jitter. */
+export function completionWindow(timing: TimingConfig, pages: number): { fromMs: number; toMs: number } {
+	const nominal = timing.queuedMs + processingMs(timing, pages);
+	return { fromMs: nominal * (1 - timing.jitter), toMs: nominal * (1 + timing.jitter) };
+}
+
+function processingMs(timing: TimingConfig, pages: number): number {
+	return Math.min(timing.baseMs + timing.perPageMs * pages, timing.maxProcessingMs);
 }

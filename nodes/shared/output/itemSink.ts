@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceError } from '../http/errors';
-import { itemLabel } from '../itemError';
+import { itemError, itemLabel, withItemLabel } from '../itemError';
 
 type NodeError = NodeApiError | NodeOperationError;
 
@@ -156,16 +156,15 @@ function failureFields(error: NodeError, extra: IDataObject): IDataObject {
  * is copied, never renamed in place.
  */
 function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
-	const prefix = itemLabel(itemIndex);
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		const message = error instanceof Error ? error.message : String(error);
-		return new NodeOperationError(ctx.getNode(), new RegExp(`^${prefix}\\b`).test(message) ? message : `${prefix}: ${message}`, { itemIndex });
+		return itemError(ctx.getNode(), itemIndex, error instanceof Error ? error.message : String(error));
 	}
-	if (new RegExp(`^${prefix}\\b`).test(error.message)) {
+	const message = withItemLabel(error.message, itemIndex);
+	if (message === error.message) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
 	}
-	const options = { message: `${prefix}: ${error.message}`, description: error.description ?? undefined, itemIndex, failure: error.failure };
+	const options = { message, description: error.description ?? undefined, itemIndex, failure: error.failure };
 	const copy =
 		error instanceof NodeApiError
 			? new NodeApiError(ctx.getNode(), { message: error.message } as JsonObject, { ...options, httpCode: error.httpCode ?? undefined })

@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
+import { UPLOAD_NOT_SENT_AGAIN } from '../../nodes/shared/http/errors';
 import { REPO_ROOT, SAMPLES_DIR } from '../../scripts/n8n/paths';
 import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
 import { n8n } from '../e2e/support';
@@ -24,7 +25,7 @@ const POLLER_NODE = 'Document Extraction Poller';
 /**
  * A new user's first session in a real n8n editor, in Chromium: the owner account, the node panel,
  * the credential modal, a template from the live list, "Execute step" and the output table, the
- * Poller's outputs and an AI Agent's tool list. The packed package is installed as a community
+ * Poller's outputs and an AI Agent's tool list, and what a failed upload tells the user. The packed package is installed as a community
  * package; the service is the local sandbox. Screenshots of every step land in test-output/ui/.
  */
 describe(`the n8n ${version} editor, as a new user meets the package`, () => {
@@ -145,6 +146,21 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.closeNdv();
 		// The canvas names the step by its operation, not by raw values ("extractWithTemplate: document").
 		expect((await editor.canvasNode('Extract data with a template')).text).toContain('Extract with Template');
+	});
+
+	it('an upload the service answers with a 500 is not sent again, and the output panel says so and what to do', async () => {
+		await editor.openNode('Extract data with a template');
+		const uploadsBefore = sandbox.stats().requests.upload;
+		sandbox.faults.enqueue('upload', 'internalError');
+		await editor.executeStep();
+		const error = await editor.outputError();
+		await editor.shot('upload-answered-500');
+		expect(error.message).toContain('The service had an internal error');
+		expect(error.panelText).toContain(UPLOAD_NOT_SENT_AGAIN);
+		expect(error.panelText).toContain('If no result appears for it in your account, run the item again.');
+		expect(sandbox.stats().requests.upload).toBe(uploadsBefore + 1);
+		await editor.closeNdv();
+		await editor.closeToasts();
 	});
 
 	it('shows the Poller on the canvas with its four labelled outputs', async () => {

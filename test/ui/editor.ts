@@ -180,6 +180,14 @@ export class Editor {
 		}
 	}
 
+	/** Closes the notifications in the corner (an error one stays until closed, over the node panel). */
+	async closeToasts(): Promise<void> {
+		for (const close of await this.page.$$('.el-notification .el-notification__closeBtn')) {
+			if (await close.isVisible()) await close.click().catch(() => undefined);
+		}
+		await this.waitUntilGone('.el-notification');
+	}
+
 	async newWorkflow(): Promise<void> {
 		await this.page.goto(`${this.url}/workflow/new`, { waitUntil: 'networkidle2' });
 		await this.waitFor(sel.canvasAddFirst);
@@ -368,10 +376,13 @@ export class Editor {
 		});
 	}
 
-	/** The error the output panel shows when a step failed. */
-	async outputError(): Promise<string> {
+	/** The error the output panel shows when a step failed: its headline, and all the panel says (the advice under it). */
+	async outputError(): Promise<{ message: string; panelText: string }> {
 		const error = await this.waitFor(`${sel.outputPanel} [data-test-id="node-error-message"]`, 90_000);
-		return await error.evaluate((element) => (element as HTMLElement).innerText.trim());
+		return {
+			message: await error.evaluate((element) => (element as HTMLElement).innerText.trim()),
+			panelText: await this.page.$eval(sel.outputPanel, (element) => (element as HTMLElement).innerText),
+		};
 	}
 
 	// -- Credentials ---------------------------------------------------------------------------
@@ -447,6 +458,13 @@ export class Editor {
 			text: (element as HTMLElement).innerText,
 			outputs: Array.from(element.querySelectorAll('[data-test-id="canvas-node-output-handle"]')).map((handle) => (handle as HTMLElement).innerText.trim()),
 		}));
+	}
+
+	/** Opens a node's parameter panel from the canvas, as a double click does. */
+	async openNode(name: string): Promise<void> {
+		const node = await this.findByText(sel.canvasNode, name, { exact: false });
+		await node.click({ count: 2 });
+		await this.waitFor(sel.ndv);
 	}
 
 	/** The "+" of an input of a node on the canvas, e.g. an AI Agent's Tool input. */

@@ -17,5 +17,7 @@ export default defineConfig({
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
 		pool: 'forks',
+		// Lists at the end what was skipped and why (qpdf or the real-world corpus missing).
+		reporters: ['default', './test/harness/skipReport.ts'],
 	},
 });

@@ -12,6 +12,7 @@ import { MAX_PDF_WORK, readPdfStructure } from '../../nodes/shared/preflight/pdf
 import { binaryItem, type RunResult } from '../harness/engine';
 import { minimalPdf } from '../harness/documents';
 import { QPDF_AVAILABLE, QPDF_MISSING_MESSAGE, qpdfEncrypt } from '../harness/corpus';
+import { skipNotice } from '../harness/skipNotice';
 import { extractParameters, numberedPdf, pdfItems, Scenario, useSandbox, useShortBackoff, type Route } from './support';
 
 const sandbox = useSandbox();
@@ -211,5 +212,5 @@ describe('hostile and protected PDFs', () => {
 		expect(stats.uploads.map((upload) => upload.filename)).toEqual(['print-protected.pdf']);
 	});
 
-	if (!QPDF_AVAILABLE) it.skip(QPDF_MISSING_MESSAGE, () => undefined);
+	if (!QPDF_AVAILABLE) skipNotice(QPDF_MISSING_MESSAGE);
 });

@@ -1,36 +1,43 @@
 /**
- * Real-world documents no one in this project made (`../shared/corpus`, beside the repository),
- * and qpdf, whose reading of them is the truth the preflight is checked against.
+ * Real-world documents no one in this project made (listed in test/corpus/manifest.json, read from
+ * where `corpusLocation` finds them), and qpdf, whose reading of them is the truth the preflight is
+ * checked against. Either may be missing on a contributor's machine: the suites that need them say
+ * so and skip, unless CI asks for them (REQUIRE_CORPUS, REQUIRE_QPDF).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
-export const CORPUS_DIR = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+import { MANIFEST, locateCorpus } from './corpusLocation';
+
+const located = locateCorpus();
+export const CORPUS_DIR = 'dir' in located ? located.dir : undefined;
+export const CORPUS_MISSING_MESSAGE = 'why' in located ? located.why : '';
+// .ci/run fetches the corpus and sets REQUIRE_CORPUS: there a missing corpus is a broken setup.
+if (!CORPUS_DIR && process.env.REQUIRE_CORPUS === '1') throw new Error(`REQUIRE_CORPUS is set but ${CORPUS_MISSING_MESSAGE}`);
 
 export interface CorpusFile {
 	/** e.g. `pdflib/normal.pdf` */
 	name: string;
 	path: string;
+	sha256: string;
 }
 
-export function corpusPdfs(): CorpusFile[] {
-	return ['invoice2data', 'pdflib'].flatMap((folder) =>
-		readdirSync(join(CORPUS_DIR, folder))
-			.filter((file) => file.endsWith('.pdf'))
-			.sort()
-			.map((file) => ({ name: `${folder}/${file}`, path: join(CORPUS_DIR, folder, file) })),
-	);
+/** Every file of the manifest (names known without the files: a skipped suite still lists them). */
+export function corpusFiles(): CorpusFile[] {
+	return MANIFEST.map(({ name, sha256 }) => ({ name, sha256, path: join(CORPUS_DIR ?? '', name) }));
 }
+
+export const corpusPdfs = (): CorpusFile[] => corpusFiles().filter((file) => file.name.endsWith('.pdf'));
 
 export function readCorpusFile(name: string): Uint8Array {
+	if (!CORPUS_DIR) throw new Error(CORPUS_MISSING_MESSAGE);
 	return new Uint8Array(readFileSync(join(CORPUS_DIR, name)));
 }
 
 export const QPDF_AVAILABLE = spawnSync('qpdf', ['--version']).status === 0;
-export const QPDF_MISSING_MESSAGE = 'qpdf is not installed (apt-get install qpdf): the checks against its reading of the files are skipped';
+export const QPDF_MISSING_MESSAGE = 'qpdf is not installed (apt-get install qpdf; brew install qpdf): the checks against its reading of the files are skipped';
 // .ci/run installs qpdf and sets REQUIRE_QPDF: there a missing qpdf is a broken setup, not a reason to skip.
 if (!QPDF_AVAILABLE && process.env.REQUIRE_QPDF === '1') throw new Error('REQUIRE_QPDF is set but qpdf is not installed');
 

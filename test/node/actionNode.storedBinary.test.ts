@@ -1,7 +1,9 @@
 /**
- * Files n8n keeps outside the item (n8n 2.x's default binary data mode is `filesystem`; queue mode
- * uses the database): the action node streams them into its upload body. Run through n8n's
- * engine with n8n-core's own BinaryDataService in filesystem mode, against nock.
+ * Files n8n keeps outside the item: n8n 2.x's default binary data mode is `filesystem`, queue mode
+ * uses `database`, and n8n 3.0 removes the in-memory mode altogether, so `binary.data` holds only a
+ * marker and the file is read by id. The action node streams them into its upload body. Run
+ * through n8n's engine with n8n-core's own BinaryDataService (its filesystem manager, and a
+ * database-mode manager of the same contract), against nock.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +15,7 @@ import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { DatabaseBinaryManager } from '../harness/databaseBinaryManager';
 import { minimalPdf } from '../harness/documents';
 import { BASE, answer, multipartParts, runAction, trapAllRequests, uploadAccepted, useNock, type SeenRequest } from './actionNode.support';
 
@@ -21,15 +24,20 @@ useNock();
 const ID = 'stored-file-result';
 let folder: string;
 
-beforeAll(async () => {
+beforeAll(() => {
 	folder = mkdtempSync(join(tmpdir(), 'n8n-docx-binary-'));
-	const config = Container.get(BinaryDataConfig);
-	config.mode = 'filesystem';
-	config.localStoragePath = folder;
-	await Container.get(BinaryDataService).init();
+	Container.get(BinaryDataConfig).localStoragePath = folder;
 });
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Switches n8n-core's binary data service to `mode`, as N8N_DEFAULT_BINARY_DATA_MODE does. */
+async function useBinaryMode(mode: 'filesystem' | 'database'): Promise<void> {
+	Container.get(BinaryDataConfig).mode = mode;
+	const service = Container.get(BinaryDataService);
+	await service.init();
+	if (mode === 'database') service.setManager('database', new DatabaseBinaryManager());
+}
 
 /** An item whose file n8n stored on disk, as n8n 2.x's triggers and file nodes hand it on. */
 async function storedItem(bytes: Uint8Array, fileName: string): Promise<INodeExecutionData> {
@@ -41,11 +49,22 @@ async function storedItem(bytes: Uint8Array, fileName: string): Promise<INodeExe
 	return { json: {}, binary: { data: stored } };
 }
 
-describe('a file n8n stored outside the item', () => {
+describe.each([
+	{ mode: 'filesystem' as const, idPrefix: /^filesystem(-v2)?:/ },
+	{ mode: 'database' as const, idPrefix: /^database:/ },
+])('a file n8n stored outside the item, binary data mode $mode', ({ mode, idPrefix }) => {
+	beforeAll(() => useBinaryMode(mode));
+
+	it('holds only a marker in the item, not the file', async () => {
+		const item = await storedItem(await minimalPdf(['Invoice INV-6'], 1), 'marker.pdf');
+		expect(item.binary!.data.id).toMatch(idPrefix);
+		expect(item.binary!.data.data).not.toMatch(/^JVBERi0/); // base64 of "%PDF-"
+	});
+
 	it('is streamed into the upload body, not read whole first, and sent whole, named and typed, as part "file"', async () => {
 		const bytes = await minimalPdf(['Invoice INV-7', 'Total 120.00'], 3);
 		const item = await storedItem(bytes, 'stored.pdf');
-		expect(item.binary!.data.id).toMatch(/^filesystem/);
+		expect(item.binary!.data.id).toMatch(idPrefix);
 		const uploads: SeenRequest[] = [];
 		answer(nock(BASE).post('/api/v1/process'), uploads, [202, uploadAccepted(ID)]);
 		const unexpected = trapAllRequests();

@@ -22,6 +22,7 @@ interface Step {
 
 interface Job {
 	permissions?: Record<string, string>;
+	strategy?: { matrix?: Record<string, unknown[]> };
 	steps: Step[];
 }
 
@@ -146,6 +147,13 @@ describe('.github/workflows/ci.yml', () => {
 		expect(order).toEqual([...order].sort((a, b) => a - b));
 	});
 
+	it('runs .ci/run on Node 22 and 24 (Node 20 reached end of life in April 2026)', () => {
+		const job = Object.values(workflow.jobs).find((candidate) => candidate.steps.some((step) => /^bash \.ci\/run$/m.test(step.run ?? '')));
+		const setupNode = job?.steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
+		expect(setupNode?.with?.['node-version']).toBe('${{ matrix.node }}');
+		expect(job?.strategy?.matrix?.node).toEqual(['22', '24']);
+	});
+
 	it('also runs the publish checks on the Node.js version publish.yml uses', () => {
 		const publishNode = nodeMajor(readWorkflow('publish.yml').jobs.publish.steps.find((step) => step.uses?.startsWith('actions/setup-node@')));
 		const job = Object.values(workflow.jobs).find((candidate) =>
@@ -154,5 +162,25 @@ describe('.github/workflows/ci.yml', () => {
 		expect(job).toBeDefined();
 		const checks = CHECKS.map((command) => stepIndex(job!.steps, command));
 		expect(checks).toEqual([...checks].sort((a, b) => a - b));
+	});
+});
+
+describe('the real-world corpus in every workflow that runs the tests', () => {
+	it.each(['ci.yml', 'publish.yml'])('%s: fetched (npm run corpus) before npm test, which then requires it', (file) => {
+		for (const job of Object.values(readWorkflow(file).jobs)) {
+			const tests = job.steps.findIndex((step) => /^npm test$/m.test(step.run ?? ''));
+			if (tests < 0) continue;
+			expect(stepIndex(job.steps, /^npm run corpus$/m)).toBeLessThan(tests);
+			expect(job.steps[tests].env?.REQUIRE_CORPUS).toBe('1');
+		}
+	});
+
+	it('.ci/run: npm run corpus before npm test, with REQUIRE_CORPUS and REQUIRE_QPDF set', () => {
+		const script = readFileSync(join(ROOT, '.ci', 'run'), 'utf8');
+		expect(script).toMatch(/^export REQUIRE_CORPUS=1$/m);
+		expect(script).toMatch(/^export REQUIRE_QPDF=1$/m);
+		const corpus = script.search(/" npm run corpus$/m);
+		expect(corpus).toBeGreaterThan(0);
+		expect(corpus).toBeLessThan(script.search(/" npm test$/m));
 	});
 });

@@ -1,9 +1,10 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { itemError } from '../shared/itemError';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
+import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../shared/output/inputFields';
 import { ItemSink } from '../shared/output/itemSink';
 import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
 import { checkResultId } from '../shared/preflight/ids';
@@ -65,6 +66,7 @@ export class DocumentExtractionPoller implements INodeType {
 						default: false,
 						description: 'Whether to pass the input item\'s files through to its output item',
 					},
+					inputFieldsOption,
 					{
 						displayName: 'Timeout (Seconds)',
 						name: 'timeout',
@@ -96,6 +98,12 @@ export class DocumentExtractionPoller implements INodeType {
 					throw itemError(this.getNode(), i, checked.message, `${checked.description}. Set "Result ID" to the field that holds it.`);
 				}
 				const binary = includedBinary(this, i);
+				const inputFields = readInputFields(this, i);
+				if (inputFields) sink.annotate(i, inputFields, INPUT_FIELD_PREFIX);
+				// A receipt of one document among several (Document Source "Every Attachment", or a URL)
+				// says where it came from; its outputs keep saying it.
+				const origin = sourceFieldsOf(items[i].json);
+				if (origin) sink.annotate(i, origin, 'source_');
 				// One timeout for the run (the reads of all items are scheduled together): the longest asked for.
 				timeoutMs = Math.max(timeoutMs, 1000 * readNumber(this, 'options.timeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, TIMEOUT_RULE));
 				const { json } = items[i];
@@ -129,3 +137,12 @@ export class DocumentExtractionPoller implements INodeType {
 }
 
 const TIMEOUT_RULE = { label: 'Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
+
+/** The receipt's `binary_field`, `file_name`, `file_url` and `skipped_files`, if it has any. */
+function sourceFieldsOf(json: IDataObject): IDataObject | undefined {
+	const fields: IDataObject = {};
+	for (const name of ['binary_field', 'file_name', 'file_url', 'skipped_files']) {
+		if (json[name] !== undefined) fields[name] = json[name];
+	}
+	return Object.keys(fields).length > 0 ? fields : undefined;
+}

@@ -51,15 +51,27 @@ describe('the action node as a tool', () => {
 		expect(resolved(tool, { operation: 'getResult', resultId: '={{ $fromAI("id") }}' })).toMatchObject({ resultId: '={{ $fromAI("id") }}' });
 	});
 
-	it('shows a notice where an agent cannot feed the operation a file, naming the operations that work', () => {
-		expect(shown(tool, 'toolNotice', { operation: 'extract' })).toBe(true);
-		expect(shown(tool, 'toolNotice', { operation: 'extractWithTemplate' })).toBe(true);
+	it('extracts a document by URL, the link given by the model: an agent cannot hand a tool a file', () => {
+		for (const operation of ['extract', 'extractWithTemplate']) {
+			expect(resolved(tool, { operation })).toMatchObject({
+				documentSource: 'url',
+				fileUrl: "={{ $fromAI('file_url', 'Direct link to the PDF, JPEG or PNG document to extract', 'string') }}",
+			});
+			expect(shown(tool, 'fileUrl', { operation })).toBe(true);
+			expect(shown(tool, 'binaryPropertyName', { operation })).toBe(false);
+		}
+	});
+
+	it('shows a notice where an agent cannot feed the operation a file (a binary field), naming what works', () => {
+		expect(shown(tool, 'toolNotice', { operation: 'extract', documentSource: 'binaryField' })).toBe(true);
+		expect(shown(tool, 'toolNotice', { operation: 'extractWithTemplate', documentSource: 'binaryFields' })).toBe(true);
+		expect(shown(tool, 'toolNotice', { operation: 'extract' })).toBe(false);
 		expect(shown(tool, 'toolNotice', {})).toBe(false);
 		expect(shown(tool, 'toolNotice', { resource: 'template' })).toBe(false);
 		const notice = tool.description.properties.find((property) => property.name === 'toolNotice') as INodeProperties;
 		expect(notice.type).toBe('notice');
+		expect(notice.displayName).toMatch(/Document Source to URL/);
 		expect(notice.displayName).toMatch(/Get Result/);
-		expect(notice.displayName).toMatch(/Template: Get Many or Get/);
 	});
 
 	it('gets the tool description n8n builds from the action', () => {
@@ -71,8 +83,8 @@ describe('the action node as a tool', () => {
 });
 
 describe('the action node as a workflow step is unchanged', () => {
-	it('still starts on Extract, so saved workflows (n8n stores no defaults) keep their operation', () => {
-		expect(resolved(action, {})).toMatchObject({ resource: 'document', operation: 'extract' });
+	it('still starts on Extract from a binary field, so saved workflows (n8n stores no defaults) keep their operation and source', () => {
+		expect(resolved(action, {})).toMatchObject({ resource: 'document', operation: 'extract', documentSource: 'binaryField', binaryPropertyName: 'data' });
 		expect(resolved(action, { operation: 'getResult' })).toMatchObject({ operation: 'getResult', resultId: '={{ $json.result_id }}' });
 	});
 

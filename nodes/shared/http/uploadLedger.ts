@@ -15,8 +15,9 @@ import { uploadMayHaveBeenAccepted } from './transport';
  * uploads of an execution the service accepted (and which may have reached it without an
  * answer), so that a re-run reuses the result instead of paying for the document again.
  *
- * An upload is known by execution, node, run of the node, item, the file's content hash and the
- * template: a different file, template or execution is a new upload.
+ * An upload is known by execution, node, run of the node, item, the item's document (its binary
+ * field, when an item holds several), the file's content hash and the template: a different file,
+ * attachment, template or execution is a new upload.
  */
 
 export type LedgerEntry =
@@ -42,12 +43,12 @@ export interface UploadIdentity {
  * The identity of one item's upload in this execution, or undefined when n8n gives the run no
  * execution id (nothing to tie a retry to; the upload is then simply sent).
  */
-function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
+function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, document: string, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
 	const executionId = ctx.getExecutionId?.();
 	if (!executionId) return undefined;
 	const runIndex = runIndexOf(ctx);
 	const contentHash = createHash('sha256').update(bytes).digest('hex');
-	return { key: JSON.stringify([executionId, ctx.getNode().id, runIndex, itemIndex, contentHash, scannerId ?? 'auto']) };
+	return { key: JSON.stringify([executionId, ctx.getNode().id, runIndex, itemIndex, document, contentHash, scannerId ?? 'auto']) };
 }
 
 export function lookUpUpload(identity: UploadIdentity | undefined, now = Date.now()): LedgerEntry | undefined {
@@ -77,8 +78,8 @@ export function recordUpload(identity: UploadIdentity | undefined, entry: Ledger
  * is used (no second charge), or, when the earlier try got no clear answer, nothing is sent and
  * the item fails saying so.
  */
-export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file: UploadFile, scannerId: string | undefined): Promise<UploadAccepted> {
-	const identity = uploadIdentity(ctx, itemIndex, file.bytes, scannerId);
+export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file: UploadFile, scannerId: string | undefined, document = ''): Promise<UploadAccepted> {
+	const identity = uploadIdentity(ctx, itemIndex, document, file.bytes, scannerId);
 	const earlier = lookUpUpload(identity);
 	if (earlier?.kind === 'accepted') return earlier.receipt;
 	if (earlier?.kind === 'uncertain') {

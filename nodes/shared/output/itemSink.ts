@@ -1,10 +1,34 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { deepCopy, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceError } from '../http/errors';
 import { itemError, itemLabel, withItemLabel } from '../itemError';
+import { assignVerbatim } from './safeCopy';
 
 type NodeError = NodeApiError | NodeOperationError;
+
+/**
+ * One of several documents an input item holds (an email's attachments): it leaves the node on
+ * its own output items, paired with its input item. `label` names it in errors ("attachment_1,
+ * invoice.pdf"). A plain item index stands for the item's only document.
+ */
+export interface DocumentSlot {
+	item: number;
+	part: number;
+	label: string;
+}
+
+export type SinkTarget = number | DocumentSlot;
+
+const slotOf = (target: SinkTarget): DocumentSlot => (typeof target === 'number' ? { item: target, part: 0, label: '' } : target);
+/** One number per slot, ordered as items then their documents (an item holds far fewer than 2^20). */
+const keyOf = (target: SinkTarget): number => slotOf(target).item * 2 ** 20 + slotOf(target).part;
+
+/** Fields added to every output item of an input item or a document; a name the item already has gets `prefix`. */
+interface Annotation {
+	fields: IDataObject;
+	prefix: string;
+}
 
 /**
  * Where every input item leaves the node: on an output, or as an error item when the user chose
@@ -16,17 +40,24 @@ type NodeError = NodeApiError | NodeOperationError;
  * error then lists each document of the run with its result ID and outcome.
  */
 export class ItemSink {
-	/** Per output, the items with the input item they belong to, in the order they were emitted. */
-	private readonly outputs: Array<Array<{ itemIndex: number; item: INodeExecutionData }>>;
+	/** Per output, the items with the slot they belong to (see keyOf), in the order they were emitted. */
+	private readonly outputs: Array<Array<{ key: number; item: INodeExecutionData }>>;
 
+	/** Slot keys that have left the node. */
 	private readonly settled = new Set<number>();
 
-	private readonly documents = new Map<number, { resultId: string; uploaded: boolean }>();
+	/** Documents per input item, where an item holds several (see `expectDocuments`). */
+	private readonly documentCounts = new Map<number, number>();
 
-	private readonly failures: Array<{ itemIndex: number; error: NodeError }> = [];
+	private readonly documents = new Map<number, { slot: DocumentSlot; resultId: string; uploaded: boolean }>();
+
+	private readonly failures: Array<{ key: number; error: NodeError }> = [];
 
 	/** The status of each emitted document (`done`, `rejected`, `queued`...), for the stop error's list. */
 	private readonly statuses = new Map<number, string>();
+
+	/** Per input item (key of part 0 of `item`, negative) and per document slot. */
+	private readonly annotations = new Map<number, Annotation[]>();
 
 	private holding = false;
 
@@ -37,15 +68,29 @@ export class ItemSink {
 		this.outputs = Array.from({ length: outputCount }, () => []);
 	}
 
+	/** The input item leaves as `count` documents, each settled on its own (`DocumentSlot`); 0 is not allowed. */
+	expectDocuments(itemIndex: number, count: number): void {
+		this.documentCounts.set(itemIndex, count);
+	}
+
+	/**
+	 * Adds `fields` to every output item (error items included) of an input item (a number) or of
+	 * one of its documents. A field the output item already has is added as `<prefix><name>`.
+	 */
+	annotate(target: SinkTarget, fields: IDataObject, prefix: string): void {
+		const key = typeof target === 'number' ? -1 - target : keyOf(target);
+		this.annotations.set(key, [...(this.annotations.get(key) ?? []), { fields, prefix }]);
+	}
+
 	/**
 	 * Emits the item's results (one input item may become several output items, e.g. table rows).
 	 * The input file, when passed through, goes with the first of them only: one copy per document.
 	 */
-	emit(itemIndex: number, jsons: IDataObject[], output = 0, binary?: IBinaryKeyData): void {
-		this.settle(itemIndex);
-		this.statuses.set(itemIndex, statusOf(jsons[0]));
+	emit(target: SinkTarget, jsons: IDataObject[], output = 0, binary?: IBinaryKeyData): void {
+		const key = this.settle(target);
+		this.statuses.set(key, statusOf(jsons[0]));
 		jsons.forEach((json, index) => {
-			this.outputs[output].push({ itemIndex, item: { json, pairedItem: { item: itemIndex }, ...(binary && index === 0 ? { binary } : {}) } });
+			this.outputs[output].push({ key, item: this.item(target, json, index === 0 ? binary : undefined) });
 		});
 	}
 
@@ -57,23 +102,22 @@ export class ItemSink {
 	 * `item.error` by the bare message; n8n 1.x routes only `{ error }` or `{ error, message }`).
 	 * Under "Stop" the error stops the node, naming the item and listing the run's documents.
 	 */
-	fail(itemIndex: number, error: unknown, output = 0, extra: IDataObject = {}, binary?: IBinaryKeyData): void {
-		const nodeError = errorForItem(this.ctx, error, itemIndex);
+	fail(target: SinkTarget, error: unknown, output = 0, extra: IDataObject = {}, binary?: IBinaryKeyData): void {
+		const nodeError = errorForItem(this.ctx, error, slotOf(target));
 		if (!this.ctx.continueOnFail()) {
 			if (!this.holding) throw this.stopError(nodeError);
-			this.settle(itemIndex);
-			this.failures.push({ itemIndex, error: nodeError });
+			this.failures.push({ key: this.settle(target), error: nodeError });
 			return;
 		}
-		this.settle(itemIndex);
+		const key = this.settle(target);
 		const fields = failureFields(nodeError, extra);
 		const json: IDataObject = this.ctx.getNode().onError === 'continueErrorOutput' ? { message: nodeError.message, error: fields } : fields;
-		this.outputs[output].push({ itemIndex, item: { json, pairedItem: { item: itemIndex }, ...(binary ? { binary } : {}) } });
+		this.outputs[output].push({ key, item: this.item(target, json, binary) });
 	}
 
 	/** A document this run handles, listed in a stop error so its result ID is never lost. */
-	track(itemIndex: number, resultId: string, { uploaded }: { uploaded: boolean }): void {
-		this.documents.set(itemIndex, { resultId, uploaded });
+	track(target: SinkTarget, resultId: string, { uploaded }: { uploaded: boolean }): void {
+		this.documents.set(keyOf(target), { slot: slotOf(target), resultId, uploaded });
 	}
 
 	/** From now on a failure under "Stop" waits until every item is settled (see `result`). */
@@ -81,16 +125,38 @@ export class ItemSink {
 		this.holding = true;
 	}
 
-	/** The node's return value, in input order on each output, after checking that no input item was lost. */
+	/** The node's return value, in input order on each output, after checking that no input item or document was lost. */
 	result(itemCount: number): INodeExecutionData[][] {
 		if (this.failures.length > 0) throw this.stopError(this.failures[0].error);
 		for (let i = 0; i < itemCount; i++) {
-			if (!this.settled.has(i)) {
-				throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(i)} produced no output (internal error: please report it)`, { itemIndex: i });
+			for (let part = 0; part < (this.documentCounts.get(i) ?? 1); part++) {
+				if (!this.settled.has(keyOf({ item: i, part, label: '' }))) {
+					throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(i)} produced no output (internal error: please report it)`, { itemIndex: i });
+				}
 			}
 		}
 		// Items are emitted as their results arrive; a stable sort puts them back in input order.
-		return this.outputs.map((entries) => [...entries].sort((a, b) => a.itemIndex - b.itemIndex).map(({ item }) => item));
+		return this.outputs.map((entries) => [...entries].sort((a, b) => a.key - b.key).map(({ item }) => item));
+	}
+
+	/** An output item of `target`: its JSON after the annotations of its input item and its document, paired with the input item. */
+	private item(target: SinkTarget, json: IDataObject, binary: IBinaryKeyData | undefined): INodeExecutionData {
+		const slot = slotOf(target);
+		const annotations = [...(this.annotations.get(-1 - slot.item) ?? []), ...(this.annotations.get(keyOf(slot)) ?? [])];
+		let annotated = json;
+		if (annotations.length > 0) {
+			annotated = {};
+			for (const { fields, prefix } of annotations) {
+				for (const [name, value] of Object.entries(fields)) {
+					// The item may carry it already (the Poller's Still Processing items keep their input).
+					if (Object.hasOwn(json, name) && json[name] === value) continue;
+					// A copy per item: output items never share objects (rows of one document, say).
+					assignVerbatim(annotated, Object.hasOwn(json, name) ? `${prefix}${name}` : name, deepCopy(value));
+				}
+			}
+			for (const [name, value] of Object.entries(json)) assignVerbatim(annotated, name, value);
+		}
+		return { json: annotated, pairedItem: { item: slot.item }, ...(binary ? { binary } : {}) };
 	}
 
 	/**
@@ -100,14 +166,15 @@ export class ItemSink {
 	private stopError(first: NodeError): NodeError {
 		const others = this.failures.filter(({ error }) => error !== first);
 		if (others.length > 0) first.message += ` (and ${others.length} more item${others.length === 1 ? '' : 's'} failed)`;
-		const failedAt = new Map(this.failures.map(({ itemIndex, error }) => [itemIndex, error.message]));
+		const failedAt = new Map(this.failures.map(({ key, error }) => [key, error.message]));
 		const documents = [...this.documents.entries()]
 			.sort(([a], [b]) => a - b)
-			.map(([itemIndex, { resultId, uploaded }]) => ({
-				item: itemIndex + 1,
+			.map(([key, { slot, resultId, uploaded }]) => ({
+				item: slot.item + 1,
+				...(slot.label ? { document: slot.label } : {}),
 				result_id: resultId,
 				uploaded,
-				outcome: failedAt.has(itemIndex) ? 'failed' : (this.statuses.get(itemIndex) ?? 'not finished yet'),
+				outcome: failedAt.has(key) ? 'failed' : (this.statuses.get(key) ?? 'not finished yet'),
 			}));
 		const parts = [first.description ?? ''];
 		if (others.length > 0) parts.push(`Other items that failed:\n${others.map(({ error }) => `- ${error.message}`).join('\n')}`);
@@ -116,7 +183,9 @@ export class ItemSink {
 			const heading = uploaded
 				? 'Documents uploaded in this run: their pages are already reserved, so do not upload them again. Read each one with "Get Result" (or the Document Extraction Poller), or set "On Error" to "Continue" to get them as items:'
 				: 'Results of this run, all kept in your account: read them again with "Get Result" or the Document Extraction Poller, or set "On Error" to "Continue" to get them as items:';
-			parts.push(`${heading}\n${documents.map((document) => `- item ${document.item}: result ID ${document.result_id} (${document.outcome})`).join('\n')}`);
+			const line = (document: (typeof documents)[number]) =>
+				`- item ${document.item}${document.document ? ` (${document.document})` : ''}: result ID ${document.result_id} (${document.outcome})`;
+			parts.push(`${heading}\n${documents.map(line).join('\n')}`);
 		}
 		first.description = parts.filter(Boolean).join('\n\n');
 		first.context.documents = documents as unknown as IDataObject[];
@@ -124,11 +193,14 @@ export class ItemSink {
 		return first;
 	}
 
-	private settle(itemIndex: number): void {
-		if (this.settled.has(itemIndex)) {
-			throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(itemIndex)} was emitted twice (internal error: please report it)`, { itemIndex });
+	private settle(target: SinkTarget): number {
+		const key = keyOf(target);
+		const { item } = slotOf(target);
+		if (this.settled.has(key)) {
+			throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(item)} was emitted twice (internal error: please report it)`, { itemIndex: item });
 		}
-		this.settled.add(itemIndex);
+		this.settled.add(key);
+		return key;
 	}
 }
 
@@ -151,15 +223,15 @@ function failureFields(error: NodeError, extra: IDataObject): IDataObject {
 }
 
 /**
- * The error as the node's error for this item: its message starts with "Item n", it keeps its
- * class, HTTP status and context. An error shared by several items (one result read for two items)
- * is copied, never renamed in place.
+ * The error as the node's error for this item: its message starts with "Item n" (and names the
+ * document, when the item holds several), it keeps its class, HTTP status and context. An error
+ * shared by several items (one result read for two items) is copied, never renamed in place.
  */
-function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number): NodeError {
+function errorForItem(ctx: IExecuteFunctions, error: unknown, { item: itemIndex, label }: DocumentSlot): NodeError {
 	if (!(error instanceof NodeApiError || error instanceof NodeOperationError)) {
-		return itemError(ctx.getNode(), itemIndex, error instanceof Error ? error.message : String(error));
+		return itemError(ctx.getNode(), itemIndex, withDocumentLabel(error instanceof Error ? error.message : String(error), itemIndex, label));
 	}
-	const message = withItemLabel(error.message, itemIndex);
+	const message = withDocumentLabel(error.message, itemIndex, label);
 	if (message === error.message) {
 		error.context.itemIndex ??= itemIndex;
 		return error;
@@ -171,4 +243,11 @@ function errorForItem(ctx: IExecuteFunctions, error: unknown, itemIndex: number)
 			: new NodeOperationError(ctx.getNode(), options.message, options);
 	Object.assign(copy.context, error.context, { itemIndex });
 	return copy;
+}
+
+/** "Item 2: ..." becomes "Item 2 (attachment_1, invoice.pdf): ..." for one of the item's several documents. */
+function withDocumentLabel(message: string, itemIndex: number, label: string): string {
+	const labelled = withItemLabel(message, itemIndex);
+	const plain = `${itemLabel(itemIndex)}: `;
+	return label && labelled.startsWith(plain) ? `${itemLabel(itemIndex)} (${label}): ${labelled.slice(plain.length)}` : labelled;
 }

@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
 import { itemError } from '../itemError';
 import type { Result } from '../schemas';
-import type { ItemSink } from './itemSink';
+import type { ItemSink, SinkTarget } from './itemSink';
 import { doneResultToJson } from './mapping';
 import { OutputMappingError, type OutputOptions } from './options';
 import { withRequiredFields } from './requiredFields';
@@ -26,12 +26,13 @@ export interface ResultRoutes {
 export async function settleResult(
 	ctx: IExecuteFunctions,
 	sink: ItemSink,
-	itemIndex: number,
+	target: SinkTarget,
 	result: Result,
 	outputOptions: OutputOptions,
 	routes: ResultRoutes,
 	binary?: IBinaryKeyData,
 ): Promise<void> {
+	const itemIndex = typeof target === 'number' ? target : target.item;
 	if (result.status === 'done') {
 		const options = await withRequiredFields(ctx, result, outputOptions, itemIndex);
 		let jsons;
@@ -41,19 +42,19 @@ export async function settleResult(
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
 			const output = typeof routes.error === 'number' ? routes.error : routes.done;
-			sink.fail(itemIndex, itemError(ctx.getNode(), itemIndex, message, description), output, { result_id: result.result_id }, binary);
+			sink.fail(target, itemError(ctx.getNode(), itemIndex, message, description), output, { result_id: result.result_id }, binary);
 			return;
 		}
-		sink.emit(itemIndex, jsons, routes.done, binary);
+		sink.emit(target, jsons, routes.done, binary);
 		return;
 	}
 	// `error`, `rejected`, or a status the spec does not know (an error, never an endless wait).
 	const route = result.status === 'rejected' ? routes.rejected : routes.error;
 	if (route !== 'fail') {
-		sink.emit(itemIndex, [unsuccessfulResultToJson(result)], route, binary);
+		sink.emit(target, [unsuccessfulResultToJson(result)], route, binary);
 		return;
 	}
 	const { message, description } = describeUnsuccessfulResult(result);
 	// The input file stays with the failed item: whoever reviews the rejected document needs it.
-	sink.fail(itemIndex, itemError(ctx.getNode(), itemIndex, message, description), 0, unsuccessfulResultToJson(result), binary);
+	sink.fail(target, itemError(ctx.getNode(), itemIndex, message, description), 0, unsuccessfulResultToJson(result), binary);
 }

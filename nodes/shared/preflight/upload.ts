@@ -110,12 +110,12 @@ export async function inspectUpload(
 	return { ...accepted, pages: pdf.pages };
 }
 
-type DetectedFormat =
+export type DetectedFormat =
 	| { kind: UploadKind }
 	| { kind: 'unsupported'; label: string; /** An image the service may not read: converting it fixes it. */ convertibleImage: boolean };
 
 /** The format judged from the first bytes (magic numbers), never from the name or declared type. */
-function detectFormat(bytes: Uint8Array): DetectedFormat {
+export function detectFormat(bytes: Uint8Array): DetectedFormat {
 	const ascii = (start: number, end: number) => String.fromCharCode(...bytes.subarray(start, end));
 	const startsWith = (...signature: number[]) => signature.every((byte, i) => bytes[i] === byte);
 

@@ -2,17 +2,19 @@ import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
 import { getResult } from '../http/api';
 import { rateBudgetOf } from '../http/transport';
-import type { ItemSink } from '../output/itemSink';
+import type { DocumentSlot, ItemSink } from '../output/itemSink';
 import type { OutputOptions } from '../output/options';
 import { settleResult, type ResultRoutes } from '../output/settleResult';
 import type { Result } from '../schemas';
 import { waitFor } from '../wait';
 import { pollResults, type PollTarget } from './scheduler';
 
-/** An uploaded document an item waits for, with what its output needs. */
+/** An uploaded document an item waits for (`id`: the item index), with what its output needs. */
 export interface PendingDocument extends PollTarget {
 	outputOptions: OutputOptions;
 	binary?: IBinaryKeyData;
+	/** Which of the item's documents, when it holds several. */
+	slot?: DocumentSlot;
 }
 
 /**
@@ -52,11 +54,11 @@ export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, docum
 				switch (outcome.kind) {
 					case 'settled':
 					case 'unknown-status': {
-						await settleResult(ctx, sink, document.id, outcome.result, document.outputOptions, options.routes, document.binary);
+						await settleResult(ctx, sink, document.slot ?? document.id, outcome.result, document.outputOptions, options.routes, document.binary);
 						return;
 					}
 					case 'failed':
-						sink.fail(document.id, outcome.error, options.failedOutput, { result_id: document.resultId }, document.binary);
+						sink.fail(document.slot ?? document.id, outcome.error, options.failedOutput, { result_id: document.resultId }, document.binary);
 						return;
 					case 'timeout':
 						options.onTimeout(document, outcome.result);

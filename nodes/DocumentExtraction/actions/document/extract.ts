@@ -6,28 +6,20 @@ import { itemError } from '../../../shared/itemError';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
-import type { ItemSink } from '../../../shared/output/itemSink';
+import type { ItemSink, SinkTarget } from '../../../shared/output/itemSink';
 import type { OutputOptions } from '../../../shared/output/options';
 import { pendingResultJson } from '../../../shared/output/unsuccessful';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
 import { awaitResults, receiptTiming, type PendingDocument } from '../../../shared/waiting/awaitResults';
-import { readUploadFile } from './file';
+import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../../../shared/output/inputFields';
+import { itemDocuments, noDocumentJson, sourceProperties, textParameter } from './source';
 
 /** Parameters both extract operations show, below their own. */
 export function extractProperties(operation: string): INodeProperties[] {
 	const show = { show: { resource: ['document'], operation: [operation] } };
 	const showWhenWaiting = { show: { ...show.show, waitForResult: [true] } };
 	return [
-		{
-			displayName: 'Input Binary Field',
-			name: 'binaryPropertyName',
-			type: 'string',
-			default: 'data',
-			required: true,
-			displayOptions: show,
-			hint: 'The name of the input binary field that holds the PDF, JPEG or PNG file',
-			description: 'Email triggers name their attachments attachment_0, attachment_1 and so on',
-		},
+		...sourceProperties(operation),
 		{
 			displayName: 'Wait for Result',
 			name: 'waitForResult',
@@ -51,14 +43,17 @@ export function extractProperties(operation: string): INodeProperties[] {
 					name: 'fileName',
 					type: 'string',
 					default: '',
-					description: 'Name sent with the file instead of the binary field\'s own file name',
+					displayOptions: { hide: { '/documentSource': ['binaryFields'] } },
+					description: 'Name sent with the file instead of the binary field\'s own file name (or the name the URL gives)',
 				},
+				inputFieldsOption,
 				{
 					displayName: 'Include Input Binary',
 					name: 'includeBinary',
 					type: 'boolean',
 					default: false,
-					description: 'Whether to pass the input file through to the output items, e.g. to archive the original next to its data',
+					description:
+						'Whether to pass the input file through to the output items, e.g. to archive the original next to its data (with Every Attachment: each document\'s own file)',
 				},
 				{
 					displayName: 'On Timeout',
@@ -91,9 +86,9 @@ export function extractProperties(operation: string): INodeProperties[] {
 	];
 }
 
-interface PlannedUpload {
+/** What every document of one item shares: the item's settings. */
+interface ItemSettings {
 	itemIndex: number;
-	file: UploadFile;
 	scannerId: string | undefined;
 	/** The input's files, when "Include Input Binary" passes them through. */
 	binary?: IBinaryKeyData;
@@ -103,13 +98,21 @@ interface PlannedUpload {
 	onTimeout: 'fail' | 'emitPending';
 }
 
+interface PlannedUpload extends ItemSettings {
+	/** The item, or one of its documents when it holds several. */
+	target: SinkTarget;
+	/** Which of the item's documents (its binary field), for the upload ledger. */
+	document: string;
+	file: UploadFile;
+}
+
 /**
- * Checks every item, then uploads them all, then waits for all their results together, so n
- * documents take about as long as the slowest one instead of the sum of all.
+ * Checks every item and every document, then uploads them all, then waits for all their results
+ * together, so n documents take about as long as the slowest one instead of the sum of all.
  *
  * Nothing paid for is lost, whatever "On Error" says:
- * - every check that needs no request runs for every item before the first upload, so a bad item
- *   stops the node (On Error = Stop) before anything was charged;
+ * - every check that needs no request runs for every document before the first upload, so a bad
+ *   one stops the node (On Error = Stop) before anything was charged;
  * - once uploads began, a failure under Stop names the item and lists every uploaded document
  *   with its result ID; while waiting, the other documents finish first;
  * - a retry of the execution (Retry On Fail) reuses accepted uploads instead of sending them again
@@ -120,33 +123,34 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 	const planned: PlannedUpload[] = [];
 	for (let i = 0; i < items.length; i++) {
 		try {
-			planned.push(await planUpload(ctx, i, scannerIdFor));
+			planned.push(...(await planItem(ctx, sink, i, scannerIdFor)));
 		} catch (error) {
 			sink.fail(i, error, 0, {}, includedBinaryOfFailedItem(ctx, i));
 		}
 	}
 
 	const pending: PendingDocument[] = [];
-	const plans = new Map<number, PlannedUpload>();
+	const plans = new Map<SinkTarget, PlannedUpload>();
 	for (const plan of planned) {
-		const { itemIndex: i } = plan;
+		const { itemIndex: i, target } = plan;
 		try {
-			const accepted = await uploadOnce(ctx, i, plan.file, plan.scannerId);
-			sink.track(i, accepted.result_id, { uploaded: true });
+			const accepted = await uploadOnce(ctx, i, plan.file, plan.scannerId, plan.document);
+			sink.track(target, accepted.result_id, { uploaded: true });
 			if (!plan.outputOptions) {
-				sink.emit(i, [accepted as IDataObject], 0, plan.binary);
+				sink.emit(target, [accepted as IDataObject], 0, plan.binary);
 				continue;
 			}
-			plans.set(i, plan);
+			plans.set(target, plan);
 			pending.push({
 				id: i,
+				...(typeof target === 'number' ? {} : { slot: target }),
 				resultId: accepted.result_id,
 				...receiptTiming(accepted),
 				binary: plan.binary,
 				outputOptions: plan.outputOptions,
 			});
 		} catch (error) {
-			sink.fail(i, error, 0, {}, plan.binary);
+			sink.fail(target, error, 0, {}, plan.binary);
 		}
 	}
 
@@ -158,14 +162,15 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 		timeoutMs,
 		routes: { done: 0, rejected: 'fail', error: 'fail' },
 		failedOutput: 0,
-		onTimeout: ({ id: i, resultId, binary }, lastResult) => {
+		onTimeout: ({ id: i, slot, resultId, binary }, lastResult) => {
+			const target = slot ?? i;
 			const status = lastResult?.status ?? 'queued';
-			if (plans.get(i)?.onTimeout === 'emitPending') {
-				sink.emit(i, [pendingResultJson(resultId, status)], 0, binary);
+			if (plans.get(target)?.onTimeout === 'emitPending') {
+				sink.emit(target, [pendingResultJson(resultId, status)], 0, binary);
 				return;
 			}
 			sink.fail(
-				i,
+				target,
 				itemError(
 					ctx.getNode(),
 					i,
@@ -180,27 +185,51 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 	});
 }
 
-/** Everything about one item that can be known without a request: its settings, its file, its template. */
-async function planUpload(ctx: IExecuteFunctions, i: number, scannerIdFor: (itemIndex: number) => string | undefined): Promise<PlannedUpload> {
+/**
+ * Everything about one item that can be known without a request: its settings, its documents
+ * (each read and checked; one that fails the check fails alone), its template. An item without a
+ * document leaves at once, saying so.
+ */
+async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scannerIdFor: (itemIndex: number) => string | undefined): Promise<PlannedUpload[]> {
+	const settings = readItemSettings(ctx, i, scannerIdFor);
+	const inputFields = readInputFields(ctx, i);
+	if (inputFields) sink.annotate(i, inputFields, INPUT_FIELD_PREFIX);
+	const { source, documents, skipped } = await itemDocuments(ctx, i);
+	// A spreadsheet cell holds no list: in table rows the skipped files are JSON text, like other nested cells.
+	const skippedFiles = settings.outputOptions?.mode === 'tableRows' ? JSON.stringify(skipped) : skipped;
+	if (documents.length === 0) {
+		sink.emit(i, [noDocumentJson(source, textParameter(ctx, 'binaryPropertyPrefix', i, ''), skipped)], 0, settings.binary);
+		return [];
+	}
+	if (documents.length > 1) sink.expectDocuments(i, documents.length);
+	const planned: PlannedUpload[] = [];
+	for (const document of documents) {
+		const target = document.slot ?? i;
+		if (document.origin) sink.annotate(target, source === 'binaryFields' ? { ...document.origin, skipped_files: skippedFiles } : document.origin, 'source_');
+		const binary = settings.binary && document.binaryField ? { [document.binaryField]: settings.binary[document.binaryField] } : settings.binary;
+		try {
+			const { warning, ...file } = await document.load();
+			if (warning) addWarning(ctx, warning);
+			planned.push({ ...settings, binary, target, document: document.binaryField ?? '', file });
+		} catch (error) {
+			// This document fails alone (the item, when it is the item's only one).
+			sink.fail(target, error, 0, {}, binary);
+		}
+	}
+	return planned;
+}
+
+function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: (itemIndex: number) => string | undefined): ItemSettings {
 	const binary = includedBinary(ctx, i);
 	const wait = readBoolean(ctx, 'waitForResult', i, true, 'Wait for Result');
 	const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
 	const waitTimeoutMs = wait ? 1000 * readNumber(ctx, 'options.waitTimeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, WAIT_TIMEOUT_RULE) : 0;
 	const onTimeout = wait ? readChoice(ctx, 'options.onTimeout', i, 'fail', ON_TIMEOUT_CHOICES, 'On Timeout') : 'fail';
-	const scannerId = scannerIdFor(i);
-	const { warning, ...file } = await readUploadFile(ctx, i, textParameter(ctx, 'binaryPropertyName', i, 'data'), textParameter(ctx, 'options.fileName', i, ''));
-	if (warning) addWarning(ctx, warning);
-	return { itemIndex: i, file, scannerId, binary, outputOptions, waitTimeoutMs, onTimeout };
+	return { itemIndex: i, scannerId: scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout };
 }
 
 const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;
 const WAIT_TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
-
-/** A text parameter; an expression giving a number is taken as its text, anything else as empty. */
-function textParameter(ctx: IExecuteFunctions, name: string, i: number, fallback: string): string {
-	const value = ctx.getNodeParameter(name, i, fallback) as unknown;
-	return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
-}
 
 function seconds(ms: number): string {
 	const value = Math.round(ms / 1000);

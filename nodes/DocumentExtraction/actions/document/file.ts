@@ -5,16 +5,43 @@ import { frameForFile, type UploadFile } from '../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../shared/itemError';
 import { inspectUpload } from '../../../shared/preflight/upload';
 
+/** A file as it was read, before the preflight named and typed it. */
+export interface ReadFile {
+	bytes: Uint8Array;
+	frame?: Buffer;
+	fileName?: string;
+	mimeType?: string;
+}
+
 /**
- * Reads the document from the item's binary property and checks it before anything is sent, so a
- * file the service would refuse costs no request and no page.
+ * Checks a file before anything is sent, so a file the service would refuse costs no request and
+ * no page; names and types it from its content.
  */
-export async function readUploadFile(
+export async function checkUploadFile(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
-	propertyName: string,
+	file: ReadFile,
 	fileNameOverride: string,
 ): Promise<UploadFile & { warning?: string }> {
+	const fileName = fileNameOverride.trim() || file.fileName || `document-${itemIndex + 1}`;
+	const inspection = await inspectUpload(file.bytes, fileName, file.mimeType);
+	if (!inspection.ok) {
+		throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} (${fileName}): ${inspection.message}`, {
+			itemIndex,
+			description: `${inspection.description} Nothing was sent to the service and no page was used.`,
+		});
+	}
+	return {
+		bytes: file.bytes,
+		frame: file.frame,
+		fileName: inspection.fileName,
+		mimeType: inspection.mimeType,
+		...(inspection.warning ? { warning: `${itemLabel(itemIndex)} (${fileName}): ${inspection.warning}` } : {}),
+	};
+}
+
+/** The file in the item's binary property `propertyName`, read for upload (see readIntoFrame). */
+export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, propertyName: string): Promise<ReadFile> {
 	const binary = ctx.getInputData()[itemIndex]?.binary ?? {};
 	if (!binary[propertyName]) {
 		const available = Object.keys(binary);
@@ -27,21 +54,7 @@ export async function readUploadFile(
 	}
 	const metadata = binary[propertyName];
 	const { bytes, frame } = await readIntoFrame(ctx, itemIndex, propertyName, metadata);
-	const fileName = fileNameOverride.trim() || metadata.fileName || `document-${itemIndex + 1}`;
-	const inspection = await inspectUpload(bytes, fileName, metadata.mimeType);
-	if (!inspection.ok) {
-		throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} (${fileName}): ${inspection.message}`, {
-			itemIndex,
-			description: `${inspection.description} Nothing was sent to the service and no page was used.`,
-		});
-	}
-	return {
-		bytes,
-		frame,
-		fileName: inspection.fileName,
-		mimeType: inspection.mimeType,
-		...(inspection.warning ? { warning: `${itemLabel(itemIndex)} (${fileName}): ${inspection.warning}` } : {}),
-	};
+	return { bytes, frame, fileName: metadata.fileName, mimeType: metadata.mimeType };
 }
 
 /**

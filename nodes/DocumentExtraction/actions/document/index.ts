@@ -53,11 +53,13 @@ export const description: INodeProperties[] = [
 	},
 	{
 		displayName:
-			'An AI agent cannot hand this tool a file, so Extract fails here. Upload documents with a Document Extraction node in the workflow and give the agent the result_id: as tools, use Get Result (the extracted data of a result ID) and Template: Get Many or Get (which templates exist and what they extract).',
+			'An AI agent cannot hand this tool a file, so Extract from a binary field fails here. Set Document Source to URL (the model gives the link), or upload documents with a Document Extraction node in the workflow and give the agent the result_id for Get Result.',
 		name: 'toolNotice',
 		type: 'notice',
 		default: '',
-		displayOptions: { show: { resource: ['document'], operation: ['extract', 'extractWithTemplate'], '@tool': [true] } },
+		displayOptions: {
+			show: { resource: ['document'], operation: ['extract', 'extractWithTemplate'], documentSource: ['binaryField', 'binaryFields'], '@tool': [true] },
+		},
 	},
 	...extract.description,
 	...extractWithTemplate.description,

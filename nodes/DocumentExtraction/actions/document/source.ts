@@ -1,0 +1,179 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { UploadFile } from '../../../shared/http/multipart';
+import type { DocumentSlot } from '../../../shared/output/itemSink';
+import { readChoice } from '../../../shared/parameters';
+import { judgeAttachment, SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
+import { downloadFile } from './download';
+import { checkUploadFile, readBinaryFile } from './file';
+
+/**
+ * Where an item's documents come from: one named binary field (one document), every binary field
+ * of the item (an email's attachments: one document each, what is not a document skipped and
+ * listed), or a URL.
+ */
+
+export const DOCUMENT_SOURCES = ['binaryField', 'binaryFields', 'url'] as const;
+export type DocumentSource = (typeof DOCUMENT_SOURCES)[number];
+
+export function sourceProperties(operation: string): INodeProperties[] {
+	const show = (source: DocumentSource) => ({ show: { resource: ['document'], operation: [operation], documentSource: [source] } });
+	return [
+		...documentSourceProperties(operation),
+		{
+			displayName: 'Input Binary Field',
+			name: 'binaryPropertyName',
+			type: 'string',
+			default: 'data',
+			required: true,
+			displayOptions: show('binaryField'),
+			hint: 'The name of the input binary field that holds the PDF, JPEG or PNG file',
+			description: 'Email triggers name their attachments attachment_0, attachment_1 and so on; to read them all, set Document Source to "Every Attachment"',
+		},
+		{
+			displayName: 'Only Fields Starting With',
+			name: 'binaryPropertyPrefix',
+			type: 'string',
+			default: '',
+			placeholder: 'attachment_',
+			displayOptions: show('binaryFields'),
+			hint: 'Leave empty to read every binary field of the item',
+			description: `Only binary fields whose names start with this text are read (email triggers use attachment_). Skipped without a charge: files that are not PDF, JPEG or PNG, and ${SMALL_IMAGE_RULE}.`,
+		},
+		{
+			displayName: 'File URL',
+			name: 'fileUrl',
+			type: 'string',
+			default: '',
+			required: true,
+			placeholder: 'https://example.com/invoice.pdf',
+			displayOptions: { ...show('url'), hide: { '@tool': [true] } },
+			description: 'Direct link to a PDF, JPEG or PNG file of at most 4.4 MB. The link is downloaded without your API key.',
+		},
+		{
+			// As an AI agent's tool the model gives the link: an agent cannot hand a tool a file.
+			displayName: 'File URL',
+			name: 'fileUrl',
+			type: 'string',
+			default: "={{ $fromAI('file_url', 'Direct link to the PDF, JPEG or PNG document to extract', 'string') }}",
+			required: true,
+			displayOptions: { show: { ...show('url').show, '@tool': [true] } },
+			description: 'Direct link to a PDF, JPEG or PNG file of at most 4.4 MB. By default the AI model fills it in.',
+		},
+	];
+}
+
+/** As an AI agent's tool, a document can only come by URL: that is the default there. */
+function documentSourceProperties(operation: string): INodeProperties[] {
+	const property: INodeProperties = {
+		displayName: 'Document Source',
+		name: 'documentSource',
+		type: 'options',
+		default: 'binaryField',
+		options: [
+			{
+				name: 'Binary Field',
+				value: 'binaryField',
+				description: 'One file, in the binary field you name',
+			},
+			{
+				name: 'Every Attachment (All Binary Fields)',
+				value: 'binaryFields',
+				description:
+					'Each file of the item is its own document, e.g. every attachment of an email. Logos, invites and other files that are not documents are skipped at no cost and listed.',
+			},
+			{
+				name: 'URL',
+				value: 'url',
+				description: 'Download the file from a web address (the API key is never sent there)',
+			},
+		],
+		description: 'Where the PDF, JPEG or PNG files to extract are',
+	};
+	const show = { resource: ['document'], operation: [operation] };
+	return [
+		{ ...property, displayOptions: { show, hide: { '@tool': [true] } } },
+		{ ...property, default: 'url', displayOptions: { show: { ...show, '@tool': [true] } } },
+	];
+}
+
+/** One document of an item, read and checked by `load` (which fails that document alone). */
+export interface ItemDocument {
+	/** Which of the item's documents, when it holds several. */
+	slot?: DocumentSlot;
+	/** Where it came from, on its output items (binary field and file name, or URL). */
+	origin?: IDataObject;
+	/** The binary field, when only that one is passed through ("Include Input Binary"). */
+	binaryField?: string;
+	load(): Promise<UploadFile & { warning?: string }>;
+}
+
+/** A file of the item that is not a document, listed on the item's output items. */
+export interface SkippedFile extends IDataObject {
+	binary_field: string;
+	file_name: string | null;
+	reason: string;
+}
+
+export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<{ source: DocumentSource; documents: ItemDocument[]; skipped: SkippedFile[] }> {
+	const source = readChoice(ctx, 'documentSource', i, 'binaryField', DOCUMENT_SOURCES, 'Document Source');
+	const fileName = source === 'binaryFields' ? '' : textParameter(ctx, 'options.fileName', i, '');
+	if (source === 'url') {
+		const url = textParameter(ctx, 'fileUrl', i, '');
+		return {
+			source,
+			documents: [{ origin: { file_url: url }, load: async () => await checkUploadFile(ctx, i, await downloadFile(ctx, i, url), fileName) }],
+			skipped: [],
+		};
+	}
+	if (source === 'binaryField') {
+		const field = textParameter(ctx, 'binaryPropertyName', i, 'data');
+		return { source, documents: [{ load: async () => await checkUploadFile(ctx, i, await readBinaryFile(ctx, i, field), fileName) }], skipped: [] };
+	}
+
+	const prefix = textParameter(ctx, 'binaryPropertyPrefix', i, '');
+	const binary = ctx.getInputData()[i]?.binary ?? {};
+	const documents: ItemDocument[] = [];
+	const skipped: SkippedFile[] = [];
+	for (const field of Object.keys(binary).filter((name) => name.startsWith(prefix))) {
+		const name = binary[field]?.fileName ?? null;
+		const origin = { binary_field: field, file_name: name };
+		let read;
+		try {
+			read = await readBinaryFile(ctx, i, field);
+		} catch (error) {
+			// A field without its file is a document that cannot be read: it fails on its own.
+			documents.push({ origin, binaryField: field, load: async () => await Promise.reject(error) });
+			continue;
+		}
+		const verdict = judgeAttachment(read.bytes);
+		if (!verdict.document) {
+			skipped.push({ ...origin, reason: verdict.reason });
+			continue;
+		}
+		const file = read;
+		documents.push({ origin, binaryField: field, load: async () => await checkUploadFile(ctx, i, file, '') });
+	}
+	if (documents.length > 1) {
+		documents.forEach((document, part) => {
+			document.slot = { item: i, part, label: [document.origin?.binary_field, document.origin?.file_name].filter(Boolean).join(', ') };
+		});
+	}
+	return { source, documents, skipped };
+}
+
+/** The JSON of an item that holds no document: it still leaves the node, once, saying why. */
+export function noDocumentJson(source: DocumentSource, prefix: string, skipped: SkippedFile[]): IDataObject {
+	const fields = prefix ? `binary fields starting with "${prefix}"` : 'binary fields';
+	const message =
+		skipped.length === 0
+			? `No document: the item has no ${fields}`
+			: `No document: none of the item's ${skipped.length} file${skipped.length === 1 ? ' is' : 's are'} a PDF, JPEG or PNG document (see skipped_files)`;
+	return { status: 'no_document', message, document_source: source, skipped_files: skipped };
+}
+
+/** A text parameter; an expression giving a number is taken as its text, anything else as empty. */
+export function textParameter(ctx: IExecuteFunctions, name: string, i: number, fallback: string): string {
+	const value = ctx.getNodeParameter(name, i, fallback) as unknown;
+	return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
+}

@@ -1,0 +1,71 @@
+/**
+ * Which of an email's files are documents (Document Source "Every Attachment"), and the image
+ * sizes that rule reads from PNG and JPEG headers.
+ */
+import { describe, expect, it } from 'vitest';
+
+import { judgeAttachment, MIN_DOCUMENT_IMAGE_PX } from '../../nodes/shared/preflight/attachments';
+import { jpegSize, pngSize } from '../../nodes/shared/preflight/imageSize';
+import { minimalPdf } from '../harness/documents';
+import { heicLike, jpegWithComment, minimalWebp, pngWithText } from '../fixtures/images';
+import { loadFixture } from '../fixtures';
+
+describe('image sizes from headers', () => {
+	it('reads PNG and JPEG sizes, including the project\'s sample photos', async () => {
+		expect(pngSize(pngWithText([], 120, 40))).toEqual({ width: 120, height: 40 });
+		expect(jpegSize(jpegWithComment('x', 1200, 1600))).toEqual({ width: 1200, height: 1600 });
+		expect(pngSize((await loadFixture('receiptPng')).bytes)).toEqual({ width: 1000, height: 1600 });
+		expect(jpegSize((await loadFixture('receiptJpeg')).bytes)).toEqual({ width: 1200, height: 1600 });
+	});
+
+	it('says nothing for a header it cannot read', () => {
+		expect(pngSize(new Uint8Array(10))).toBeUndefined();
+		expect(jpegSize(Uint8Array.from([0xff, 0xd8, 0xff, 0xda, 0, 2]))).toBeUndefined();
+		expect(jpegSize(Uint8Array.from([0xff, 0xd8, 0x00, 0x00]))).toBeUndefined();
+	});
+
+	it('walks a JPEG of 1 million tiny segments in linear time (each hop moves forward)', () => {
+		const segments = 1_000_000;
+		const bytes = new Uint8Array(2 + segments * 4 + 11);
+		bytes.set([0xff, 0xd8]);
+		for (let i = 0; i < segments; i++) bytes.set([0xff, 0xfe, 0x00, 0x02], 2 + i * 4);
+		bytes.set([0xff, 0xc0, 0x00, 0x0b, 8, 0x06, 0x40, 0x04, 0xb0, 1, 1], 2 + segments * 4);
+		const started = performance.now();
+		expect(jpegSize(bytes)).toEqual({ width: 1200, height: 1600 });
+		expect(performance.now() - started).toBeLessThan(500);
+	});
+});
+
+describe('what is a document among an email\'s files', () => {
+	it('PDFs and photo-sized JPEG and PNG images are documents', async () => {
+		expect(judgeAttachment(await minimalPdf())).toEqual({ document: true });
+		expect(judgeAttachment((await loadFixture('receiptPng')).bytes)).toEqual({ document: true });
+		expect(judgeAttachment((await loadFixture('receiptJpeg')).bytes)).toEqual({ document: true });
+		expect(judgeAttachment((await loadFixture('businessCard')).bytes)).toEqual({ document: true });
+	});
+
+	it.each([
+		['a signature logo', pngWithText([], 240, 80), /^an image of 240 x 80 px, too small to be a document/],
+		['a tracking pixel', pngWithText([], 1, 1), /^an image of 1 x 1 px/],
+		['a wide banner logo', jpegWithComment('', 800, 120), /^an image of 800 x 120 px/],
+		['a calendar invite', Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n'), /^not a PDF, JPEG or PNG: a text file$/],
+		['an HTML part', Buffer.from('<html><body>Hello</body></html>'), /^not a PDF, JPEG or PNG: a text file$/],
+		['a ZIP archive', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]), /^not a PDF, JPEG or PNG: a ZIP archive/],
+		['a GIF', Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), /^not a PDF, JPEG or PNG: a GIF image$/],
+		['a WebP', minimalWebp(), /^not a PDF, JPEG or PNG: a WebP image$/],
+		['a HEIC photo', heicLike(), /^not a PDF, JPEG or PNG: a HEIC\/HEIF image$/],
+		['an empty file', Buffer.alloc(0), /^the file is empty$/],
+	])('%s is not one, and the reason says why', (_name, bytes, reason) => {
+		const verdict = judgeAttachment(bytes);
+		expect(verdict.document).toBe(false);
+		expect(verdict.document === false && verdict.reason).toMatch(reason);
+	});
+
+	it('the threshold sits between logos (under 300 px) and receipt photos (1,000 px and more)', () => {
+		expect(MIN_DOCUMENT_IMAGE_PX.longSide).toBeGreaterThan(300);
+		expect(MIN_DOCUMENT_IMAGE_PX.longSide).toBeLessThan(1000);
+		expect(judgeAttachment(pngWithText([], MIN_DOCUMENT_IMAGE_PX.longSide, MIN_DOCUMENT_IMAGE_PX.shortSide))).toEqual({ document: true });
+		expect(judgeAttachment(pngWithText([], MIN_DOCUMENT_IMAGE_PX.longSide - 1, 400)).document).toBe(false);
+		expect(judgeAttachment(pngWithText([], 900, MIN_DOCUMENT_IMAGE_PX.shortSide - 1)).document).toBe(false);
+	});
+});

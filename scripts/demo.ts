@@ -2,22 +2,29 @@
  * `npm run demo [-- --n8n 1]`: the package's main job inside a real n8n, on one command.
  *
  * Builds and packs the package, installs n8n (the newest 2.x by default, `--n8n 1` for 1.x; once,
- * cached) and the tarball as a community package, starts the local sandbox of the service, imports
- * a credential and the example workflow "email attachments to a spreadsheet", runs it, and prints
- * what was extracted.
+ * cached) and the tarball as a community package, starts the local sandbox of the service and a
+ * real mailbox (Dovecot, a local process), publishes the example workflow "email attachments to a
+ * spreadsheet", delivers three sample emails, and prints what n8n extracted from them.
+ *
+ * A mailbox of one's own instead: IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_PASSWORD (IMAP_SECURE=false
+ * without TLS); the sample emails are appended to its INBOX. Without Dovecot and without those, the
+ * demo says how to get one and runs a stand-in that reads the emails' files from disk.
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox } from '../test/sandbox';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
+import { dovecotMissing, startDovecot } from './n8n/dovecot';
+import { EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow, runEmailExample, standInWorkflow, writeEmailFiles, type EmailRun } from './n8n/emailExample';
 import { prepareN8n } from './n8n/environment';
 import { describeFailure } from './n8n/failure';
+import { ownMailboxFromEnvironment } from './n8n/ownMailbox';
+import { DEMO_OUTPUT_DIR } from './n8n/paths';
 import { withHeartbeat } from './n8n/progress';
-import { outputItems, type RunItem } from './n8n/runData';
-import { DEMO_OUTPUT_DIR, SAMPLES_DIR } from './n8n/paths';
 import { NEWEST_LINE, selectReleases } from './n8n/releases';
-import { EMAIL_ATTACHMENTS as ATTACHMENTS, EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow } from './n8n/emailExample';
+import { outputItems, type RunItem } from './n8n/runData';
+import { sampleEmails } from './n8n/sampleEmails';
 import { findTemplate, sandboxCredential } from './n8n/workflows';
 
 const log = (message: string) => console.log(message);
@@ -29,60 +36,82 @@ async function main(): Promise<void> {
 	log(`n8n ${release.version}`);
 	const cli = await prepareN8n(release, log, { userFolderPrefix: 'n8n-docx-demo-' });
 	onCleanup(() => rmSync(cli.userFolder, { recursive: true, force: true }));
-
-	const attachmentsDir = join(cli.userFolder, 'attachments');
-	mkdirSync(attachmentsDir, { recursive: true });
-	for (const file of ATTACHMENTS) copyFileSync(join(SAMPLES_DIR, file), join(attachmentsDir, file));
 	rmSync(DEMO_OUTPUT_DIR, { recursive: true, force: true });
 	mkdirSync(DEMO_OUTPUT_DIR, { recursive: true });
 
 	const sandbox = await startSandbox({ timing: 'realistic' });
 	onCleanup(() => sandbox.stop());
 	log(`Sandbox of the extraction service on ${sandbox.baseUrl} (demo account, free plan)`);
+	const credentials = [sandboxCredential(sandbox.baseUrl, sandbox.demoKey)];
+	const workflow = emailExampleWorkflow(DEMO_OUTPUT_DIR, await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
+	const emails = sampleEmails();
 
-	const invoiceTemplate = await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice');
-	const workflow = emailExampleWorkflow(attachmentsDir, DEMO_OUTPUT_DIR, invoiceTemplate);
-	await withHeartbeat(log, 'Importing the credential and the workflow into n8n', async () => {
-		await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey)]);
-		await cli.importWorkflows([workflow]);
-	});
+	let run: EmailRun;
+	const ownMailbox = ownMailboxFromEnvironment();
+	const missing = dovecotMissing();
+	if (ownMailbox || !missing) {
+		const mailbox = ownMailbox ?? (await startDovecot(log));
+		onCleanup(() => mailbox.stop());
+		if (ownMailbox) log(`Your mailbox ${ownMailbox.user} on ${ownMailbox.host}:${ownMailbox.port}: the ${emails.length} sample emails are appended to its INBOX`);
+		run = await withHeartbeat(log, `Publishing "${workflow.name}" with its Email Trigger (IMAP) on ${mailbox.host}:${mailbox.port}, then delivering ${emails.length} emails`, () =>
+			runEmailExample(cli, { workflow, mailbox, credentials, log, emails }),
+		);
+	} else {
+		log(`\n${missing}\nRunning the stand-in instead: the emails' files are read from disk and packed into emails by a Code node.\n`);
+		const filesDir = join(cli.userFolder, 'sample-emails');
+		writeEmailFiles(filesDir, emails);
+		const standIn = standInWorkflow(workflow, filesDir);
+		await cli.importCredentials(credentials);
+		await cli.importWorkflows([standIn]);
+		const execution = await withHeartbeat(log, `Running "${standIn.name}"`, () => cli.execute(standIn.id));
+		if (!execution.ok || !execution.run) throw new Error(describeFailure(execution));
+		run = { emails: outputItems(execution.run, EMAIL_NODES.trigger), rows: outputItems(execution.run, EMAIL_NODES.extract), executions: [] };
+	}
 
-	const execution = await withHeartbeat(log, `Running "${workflow.name}" (${ATTACHMENTS.length} attachments in ${ATTACHMENTS.length / 2} emails)`, () =>
-		cli.execute(workflow.id),
-	);
-	if (!execution.ok || !execution.run) throw new Error(describeFailure(execution));
-
-	const files = outputItems(execution.run, EMAIL_NODES.attachments);
-	const rows = outputItems(execution.run, EMAIL_NODES.extract);
 	log('');
-	log(`Extracted ${rows.length} invoice lines from ${files.length} attachments:`);
-	printTable(rows.map((row) => tableRow(row, files)));
+	log(summaryLine(run));
+	printTable(run.rows.map(tableRow));
 	log('');
-	log('Spreadsheets written by n8n:');
+	log('Spreadsheets written by n8n (from its last execution):');
 	for (const file of Object.values(SPREADSHEET_FILES)) log(`  ${join(DEMO_OUTPUT_DIR, file)}`);
 	const stats = sandbox.stats();
 	const requests = Object.values(stats.requests).reduce((sum, count) => sum + count, 0);
 	log(`Sandbox: ${stats.uploads.length} uploads, ${requests} API requests. n8n ${release.version}. Done in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
-function tableRow(row: RunItem, files: RunItem[]): Record<string, string> {
-	const source = files[pairedIndex(row)]?.json.attachment;
+/** `demo: emails=E attachments=A documents=D skipped=S rows=R`, counted from what n8n output. */
+export function summaryLine({ emails, rows }: EmailRun): string {
+	const attachments = emails.reduce((sum, email) => sum + Object.keys(email.binary ?? {}).length, 0);
+	const documents = new Set(rows.filter((row) => typeof row.json.binary_field === 'string').map((row) => `${String(row.json.subject)}|${String(row.json.binary_field)}`)).size;
+	const skippedByEmail = new Map<string, number>();
+	for (const row of rows) skippedByEmail.set(String(row.json.subject), skippedFiles(row).length);
+	const skipped = [...skippedByEmail.values()].reduce((sum, count) => sum + count, 0);
+	const lines = rows.filter((row) => typeof row.json.row_number === 'number').length;
+	return `demo: emails=${emails.length} attachments=${attachments} documents=${documents} skipped=${skipped} rows=${lines}`;
+}
+
+function skippedFiles(row: RunItem): unknown[] {
+	const value = row.json.skipped_files;
+	if (Array.isArray(value)) return value;
+	try {
+		return typeof value === 'string' ? (JSON.parse(value) as unknown[]) : [];
+	} catch {
+		return [];
+	}
+}
+
+function tableRow(row: RunItem): Record<string, string> {
 	const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 	return {
-		attachment: text(source),
+		email: text(row.json.subject),
+		file: text(row.json.file_name ?? row.json.message),
 		invoice: text(row.json.invoice_number),
 		supplier: text(row.json.supplier_name),
 		line: text(row.json.row_number),
 		description: text(row.json.description),
-		qty: text(row.json.quantity),
 		amount: text(row.json.amount),
 		total: `${text(row.json.total)} ${text(row.json.currency)}`.trim(),
 	};
-}
-
-function pairedIndex(item: RunItem): number {
-	const paired = (item as { pairedItem?: { item: number } | Array<{ item: number }> }).pairedItem;
-	return (Array.isArray(paired) ? paired[0]?.item : paired?.item) ?? -1;
 }
 
 const MAX_CELL = 28;

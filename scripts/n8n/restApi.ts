@@ -1,5 +1,5 @@
 import type { RunData } from './runData';
-import { setUpOwner, throwAwayOwner } from './server';
+import { ownerSession, setUpOwner, throwAwayOwner, type Owner } from './server';
 
 /** An execution as n8n's REST API gives it (the editor's executions list and execution view read the same). */
 export interface SavedExecution {
@@ -27,10 +27,36 @@ export class N8nRestApi {
 		return new N8nRestApi(server.url, await setUpOwner(server, throwAwayOwner()));
 	}
 
-	/** Publishes the workflow's current version, as the editor's Publish (formerly Active) toggle does: its triggers and webhooks go live. */
+	/** Signs in as `owner`, setting it up first on a fresh n8n. */
+	static async asOwner(server: { url: string }, owner: Owner): Promise<N8nRestApi> {
+		return new N8nRestApi(server.url, await ownerSession(server, owner));
+	}
+
+	/**
+	 * Publishes the workflow's current version, as the editor's Publish (formerly Active) toggle
+	 * does: its triggers and webhooks go live. n8n 2.x has an activate endpoint; n8n 1.x saves
+	 * `active: true` on the workflow.
+	 */
 	async activateWorkflow(id: string): Promise<void> {
 		const { data } = await this.call<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
-		await this.call('POST', `/rest/workflows/${id}/activate`, { versionId: data.versionId });
+		const activated = await this.request('POST', `/rest/workflows/${id}/activate`, { versionId: data.versionId });
+		if (activated.status !== 404) return void this.check('POST', `/rest/workflows/${id}/activate`, activated);
+		await this.call('PATCH', `/rest/workflows/${id}`, { active: true, versionId: data.versionId });
+	}
+
+	/** Unpublishes the workflow (its triggers stop), as the editor's toggle does; n8n 1.x saves `active: false`. */
+	async deactivateWorkflow(id: string): Promise<void> {
+		const deactivated = await this.request('POST', `/rest/workflows/${id}/deactivate`, {});
+		if (deactivated.status !== 404) return void this.check('POST', `/rest/workflows/${id}/deactivate`, deactivated);
+		const { data } = await this.call<{ data: { versionId: string } }>('GET', `/rest/workflows/${id}`);
+		await this.call('PATCH', `/rest/workflows/${id}`, { active: false, versionId: data.versionId });
+	}
+
+	/** The workflow's executions, newest first, without their data (the editor's executions list). */
+	async listExecutions(workflowId: string): Promise<Array<Omit<SavedExecution, 'data'>>> {
+		const filter = encodeURIComponent(JSON.stringify({ workflowId }));
+		const body = await this.call<{ data: { results: Array<Omit<SavedExecution, 'data'>> } }>('GET', `/rest/executions?filter=${filter}&limit=100`);
+		return body.data.results.map((execution) => ({ ...execution, id: String(execution.id) }));
 	}
 
 	async getExecution(id: string): Promise<SavedExecution> {
@@ -49,14 +75,21 @@ export class N8nRestApi {
 	}
 
 	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+		return JSON.parse(this.check(method, path, await this.request(method, path, body))) as T;
+	}
+
+	private async request(method: string, path: string, body?: unknown): Promise<{ status: number; text: string }> {
 		const response = await fetch(`${this.url}${path}`, {
 			method,
 			headers: { cookie: this.cookie, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
-		const text = await response.text();
-		if (!response.ok) throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 500)}`);
-		return JSON.parse(text) as T;
+		return { status: response.status, text: await response.text() };
+	}
+
+	private check(method: string, path: string, { status, text }: { status: number; text: string }): string {
+		if (status < 200 || status >= 300) throw new Error(`${method} ${path} answered ${status}: ${text.slice(0, 500)}`);
+		return text;
 	}
 }
 

@@ -1,6 +1,7 @@
 /** The parts of n8n's run data (IRun, as `n8n execute --rawOutput` prints it) the checks read. */
 export interface RunItem {
 	json: Record<string, unknown>;
+	pairedItem?: { item: number } | Array<{ item: number }>;
 	binary?: Record<string, { fileName?: string; mimeType?: string; fileExtension?: string; [key: string]: unknown }>;
 }
 

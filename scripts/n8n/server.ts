@@ -99,3 +99,24 @@ export async function setUpOwner(server: { url: string }, owner: Owner): Promise
 	if (!cookie.startsWith('n8n-auth=')) throw new Error(`POST /rest/owner/setup set no session cookie (${cookie || 'none'})`);
 	return cookie;
 }
+
+/**
+ * A session as `owner`: sets the owner up on a fresh instance, or signs in where it was set up
+ * before (a user folder shared by several tests).
+ */
+export async function ownerSession(server: { url: string }, owner: Owner): Promise<string> {
+	try {
+		return await setUpOwner(server, owner);
+	} catch (error) {
+		if (!/already setup/i.test((error as Error).message)) throw error;
+	}
+	const response = await fetch(`${server.url}/rest/login`, {
+		method: 'POST',
+		headers: { 'content-type': 'application/json' },
+		// n8n 1.x and 2.x name the login field emailOrLdapLoginId; older releases email.
+		body: JSON.stringify({ emailOrLdapLoginId: owner.email, email: owner.email, password: owner.password }),
+	});
+	const cookie = (response.headers.get('set-cookie') ?? '').split(';')[0];
+	if (response.status !== 200 || !cookie.startsWith('n8n-auth=')) throw new Error(`POST /rest/login answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
+	return cookie;
+}

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import { setUpOwner, startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
+import { ownerSession, startN8nServer, type N8nServer } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
 import type { Sandbox } from '../sandbox';
-import { sandboxWithCredential } from './support';
+import { e2eOwner, sandboxWithCredential } from './support';
 
 const GOOD = 'e2eCredTestGood';
 const WRONG_KEY = 'e2eCredTestKey';
@@ -34,7 +34,7 @@ describe('credential test in a running n8n', () => {
 
 		n8nServer = await startN8nServer(cli);
 		baseUrl = n8nServer.url;
-		cookie = await setUpOwner(n8nServer, throwAwayOwner());
+		cookie = await ownerSession(n8nServer, e2eOwner());
 	}, START_TIMEOUT_MS + 60_000);
 
 	afterAll(async () => {

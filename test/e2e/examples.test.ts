@@ -1,22 +1,20 @@
-import { copyFileSync, mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { copyFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { N8nCli } from '../../scripts/n8n/cli';
-import { EMAIL_ATTACHMENTS, EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow } from '../../scripts/n8n/emailExample';
 import { SAMPLES_DIR } from '../../scripts/n8n/paths';
-import { nodeRuns, outputItems, outputJson } from '../../scripts/n8n/runData';
+import { nodeRuns, outputJson } from '../../scripts/n8n/runData';
 import { EXAMPLE_CREDENTIAL, findTemplate, loadExample, templateLocatorValue, withParameters } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
 import type { Sandbox } from '../sandbox';
 import { scriptedAccountant } from './agentScript';
 import { startFakeChatModel } from './fakeChatModel';
-import { documentFolder, executeOk, n8n, sandboxWithCredential } from './support';
+import { documentFolder, executeOk, sandboxWithCredential } from './support';
 
 type Lines = Array<{ description: string }>;
 
-/** Every workflow in examples/, executed by n8n (external services replaced by local files). */
+/** Every workflow in examples/ but the email one (email.test.ts), executed by n8n (external services replaced by local files). */
 describe('example workflows', () => {
 	let sandbox: Sandbox;
 	let cli: N8nCli;
@@ -30,48 +28,6 @@ describe('example workflows', () => {
 	afterAll(async () => {
 		folder?.remove();
 		await sandbox?.stop();
-	});
-
-	it('email attachments to a spreadsheet: one row per invoice line, in CSV and XLSX', async () => {
-		const attachments = join(folder.dir, 'attachments');
-		const output = join(folder.dir, 'output');
-		mkdirSync(attachments);
-		mkdirSync(output);
-		for (const file of EMAIL_ATTACHMENTS) copyFileSync(join(SAMPLES_DIR, file), join(attachments, file));
-		const workflow = emailExampleWorkflow(attachments, output, await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
-		await cli.importWorkflows([workflow]);
-		const run = await executeOk(cli, workflow.id);
-
-		// Emails as the IMAP trigger delivers them: one item, several attachment_N binaries.
-		const emails = outputItems(run, 'Pack Files into Emails');
-		expect(emails).toHaveLength(EMAIL_ATTACHMENTS.length / 2);
-		expect(Object.keys(emails[0].binary ?? {})).toEqual(['attachment_0', 'attachment_1']);
-		expect(outputItems(run, EMAIL_NODES.attachments)).toHaveLength(EMAIL_ATTACHMENTS.length);
-
-		const rows = outputJson(run, EMAIL_NODES.extract);
-		for (const invoice of [SAMPLES.invoiceEn, SAMPLES.invoiceDe, SAMPLES.invoiceFr, SAMPLES.invoiceEs]) {
-			const expected = invoice.expected as { invoice_number: string; line_items: Lines };
-			const lines = rows.filter((row) => row.invoice_number === expected.invoice_number).map((row) => row.description);
-			expect(lines, invoice.fileName).toEqual(expected.line_items.map((line) => line.description));
-		}
-		const receiptLines = (SAMPLES.receiptPng.expected as { items: Lines }).items.map((line) => line.description);
-		expect(rows.filter((row) => row.supplier_name === (SAMPLES.receiptPng.expected as { merchant_name: string }).merchant_name).map((row) => row.description)).toEqual(
-			receiptLines,
-		);
-
-		const csv = readFileSync(join(output, SPREADSHEET_FILES.csv), 'utf8').trim().split('\n');
-		expect(csv[0]).toContain('invoice_number');
-		expect(csv).toHaveLength(rows.length + 1);
-		// Read the XLSX with the same library n8n wrote it with.
-		const { runtime } = n8n();
-		const xlsx = createRequire(join(runtime.installDir, 'package.json'))(runtime.release.xlsxModule) as {
-			readFile(path: string): { SheetNames: string[]; Sheets: Record<string, unknown> };
-			utils: { sheet_to_json(sheet: unknown): Array<Record<string, unknown>> };
-		};
-		const book = xlsx.readFile(join(output, SPREADSHEET_FILES.xlsx));
-		expect(book.SheetNames).toEqual(['Invoice lines']);
-		const sheet = xlsx.utils.sheet_to_json(book.Sheets['Invoice lines']);
-		expect(sheet.map((row) => row.description)).toEqual(rows.map((row) => row.description));
 	});
 
 	it('a folder of PDFs through the Poller: rows of the done documents, the scan on Rejected', async () => {

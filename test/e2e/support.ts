@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -7,11 +8,22 @@ import { N8nCli, type Execution, type WorkflowJson } from '../../scripts/n8n/cli
 import { describeFailure } from '../../scripts/n8n/failure';
 import { NODE_TYPES } from '../../scripts/n8n/paths';
 import type { RunData } from '../../scripts/n8n/runData';
+import type { Owner } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
 import { loadFixture, type FixtureName } from '../fixtures';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
 
 export { NODE_TYPES };
+
+/**
+ * The owner of the n8n the suite shares: the first test that starts n8n sets it up, the others
+ * sign in. Each test file runs in a process of its own, so the password is derived from the
+ * shared user folder rather than drawn at random.
+ */
+export function e2eOwner(): Owner {
+	const secret = createHash('sha256').update(inject('n8nUserFolder')).digest('hex').slice(0, 16);
+	return { email: 'owner@example.com', password: `Owner-${secret}-1`, firstName: 'Ada', lastName: 'Owner' };
+}
 
 /** The n8n prepared by globalSetup (shared user folder). */
 export function n8n(): N8nCli {

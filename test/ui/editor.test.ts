@@ -3,7 +3,10 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { UPLOAD_NOT_SENT_AGAIN } from '../../nodes/shared/http/errors';
+import type { WorkflowJson } from '../../scripts/n8n/cli';
+import { EMAIL_NODES, IMAP_CREDENTIAL, emailExampleWorkflow, imapCredential } from '../../scripts/n8n/emailExample';
 import { REPO_ROOT, SAMPLES_DIR } from '../../scripts/n8n/paths';
+import { EXAMPLE_CREDENTIAL, findTemplate, sandboxCredential } from '../../scripts/n8n/workflows';
 import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
 import { n8n } from '../e2e/support';
 import { SAMPLES } from '../fixtures';
@@ -33,6 +36,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 	let server: N8nServer;
 	let closeBrowser: (() => Promise<void>) | undefined;
 	let editor: Editor;
+	let emailWorkflow: WorkflowJson;
 
 	const docsShot = async (name: string) => {
 		const path = await editor.shot(name);
@@ -45,6 +49,13 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 	beforeAll(async () => {
 		rmSync(SHOTS_DIR, { recursive: true, force: true });
 		sandbox = await startSandbox({ timing: 'fast' });
+		// The email example, imported as a user would (with an IMAP credential to pick): opened on the canvas later.
+		emailWorkflow = emailExampleWorkflow(join(SHOTS_DIR, 'email-output'), await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
+		await cli.importCredentials([
+			sandboxCredential(sandbox.baseUrl, sandbox.demoKey, EXAMPLE_CREDENTIAL),
+			imapCredential({ host: 'imap.example.test', port: 993, user: 'ops@example.test', password: 'not-used-here', secure: true }),
+		]);
+		await cli.importWorkflows([emailWorkflow]);
 		server = await startN8nServer(cli);
 		const launched = await launchBrowser();
 		closeBrowser = launched.close;
@@ -163,7 +174,32 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.closeToasts();
 	});
 
+	it('the email example on the canvas: its extraction reads every attachment, and the panel says what that means', async () => {
+		await editor.openWorkflow(emailWorkflow.id);
+		await editor.zoomToFit();
+		await docsShot('email-workflow');
+		expect((await editor.canvasNode(EMAIL_NODES.trigger)).text).toContain('Email Trigger');
+		expect(IMAP_CREDENTIAL.name).toBeTruthy();
+
+		await editor.openNode(EMAIL_NODES.extract);
+		expect(await editor.parameterValue('documentSource')).toBe('Every Attachment (All Binary Fields)');
+		expect(await editor.parameterValue('binaryPropertyPrefix')).toBe('attachment_');
+		// What a user who reads only the panel learns: the choices, what each does, what is skipped.
+		const offered = await editor.optionsWithDescriptions('documentSource');
+		expect(offered.map((option) => option.name)).toEqual(['Binary Field', 'Every Attachment (All Binary Fields)', 'URL']);
+		expect(offered[1].description).toMatch(/every attachment of an email.*not documents are skipped at no cost and listed/i);
+		expect(await editor.shownTexts(['Only Fields Starting With', 'Input Binary Field', 'File URL'])).toEqual(['Only Fields Starting With']);
+		expect(await editor.panelText()).toContain('Leave empty to read every binary field of the item');
+		await docsShot('every-attachment');
+		await editor.closeNdv();
+	});
+
 	it('shows the Poller on the canvas with its four labelled outputs', async () => {
+		await editor.newWorkflow();
+		await editor.openNodePanelForFirstStep();
+		await editor.searchNodePanel('Manual');
+		await editor.pickNode('Manual Trigger');
+		await editor.closeNdv();
 		await editor.openNodePanelAfterLastNode();
 		await editor.searchNodePanel(POLLER_NODE);
 		await editor.pickNode(POLLER_NODE);

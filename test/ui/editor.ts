@@ -51,6 +51,8 @@ export class Editor {
 		private readonly shotsDir: string,
 	) {
 		mkdirSync(shotsDir, { recursive: true });
+		// Leaving a workflow with unsaved changes for another page: confirm, as a person clicks "Leave".
+		page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
 	}
 
 	/** A screenshot of what the user sees now, numbered in the order taken; returns its path. */
@@ -193,6 +195,13 @@ export class Editor {
 		await this.waitFor(sel.canvasAddFirst);
 	}
 
+	/** Opens a saved workflow (e.g. an imported example) on the canvas. */
+	async openWorkflow(id: string): Promise<void> {
+		await this.page.goto(`${this.url}/workflow/${id}`, { waitUntil: 'networkidle2' });
+		await this.waitFor(sel.canvasNode);
+		await this.dismissModals();
+	}
+
 	// -- Node panel ----------------------------------------------------------------------------
 
 	async openNodePanelForFirstStep(): Promise<void> {
@@ -317,6 +326,25 @@ export class Editor {
 		await this.clickByText(DROPDOWN_ITEM, option);
 		await this.waitUntilGone(DROPDOWN_ITEM);
 		return offered;
+	}
+
+	/** The options an options parameter offers, each with the description n8n shows under its name; leaves the choice as it was. */
+	async optionsWithDescriptions(parameter: string): Promise<Array<{ name: string; description: string }>> {
+		const container = await this.waitFor(sel.parameter(parameter));
+		await ((await container.$('input')) ?? container).click();
+		await this.waitForAnyVisible(DROPDOWN_ITEM);
+		const offered = (await this.texts(DROPDOWN_ITEM)).map((text) => {
+			const [name, ...description] = text.split('\n').map((line) => line.trim());
+			return { name, description: description.filter(Boolean).join(' ') };
+		});
+		await this.page.keyboard.press('Escape');
+		await this.waitUntilGone(DROPDOWN_ITEM);
+		return offered;
+	}
+
+	/** All the text the node's parameter panel shows (labels, hints, notices). */
+	async panelText(): Promise<string> {
+		return await this.page.$eval(sel.ndv, (element) => (element as HTMLElement).innerText);
 	}
 
 	/** A resource locator's "From list" mode: opens the list, waits for the service's answer, picks `item`. */

@@ -1,4 +1,5 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -19,6 +20,11 @@ const version = cli.version;
 const SHOTS_DIR = join(REPO_ROOT, 'test-output', 'ui', `n8n-${version}`);
 /** `npm run docs:screenshots` sets this: the README's pictures are copied there from a run on the newest n8n. */
 const DOCS_DIR = process.env.UI_DOCS_DIR ? join(REPO_ROOT, process.env.UI_DOCS_DIR) : undefined;
+/**
+ * Where the user's file is read from: a folder as a user would have, not this clone (the output
+ * panel shows the file's directory, and the README's pictures come from this suite).
+ */
+const DOCUMENTS_DIR = join(tmpdir(), 'documents');
 const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; supplier_name: string; line_items: Array<{ description: string }> };
 
 /** Node names as the node panel lists them. */
@@ -48,6 +54,9 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 
 	beforeAll(async () => {
 		rmSync(SHOTS_DIR, { recursive: true, force: true });
+		rmSync(DOCUMENTS_DIR, { recursive: true, force: true });
+		mkdirSync(DOCUMENTS_DIR, { recursive: true });
+		copyFileSync(join(SAMPLES_DIR, 'invoice-en.pdf'), join(DOCUMENTS_DIR, 'invoice-en.pdf'));
 		sandbox = await startSandbox({ timing: 'fast' });
 		// The email example, imported as a user would (with an IMAP credential to pick): opened on the canvas later.
 		emailWorkflow = emailExampleWorkflow(join(SHOTS_DIR, 'email-output'), await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
@@ -73,6 +82,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await closeBrowser?.();
 		await server?.stop();
 		await sandbox?.stop();
+		rmSync(DOCUMENTS_DIR, { recursive: true, force: true });
 	});
 
 	it('sets up the owner account on the first page', async () => {
@@ -100,7 +110,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.searchNodePanel('Read/Write Files from Disk');
 		await editor.pickNode('Read/Write Files from Disk');
 		await editor.pickAction('Read File(s) From Disk');
-		await editor.setText('fileSelector', join(SAMPLES_DIR, 'invoice-en.pdf'));
+		await editor.setText('fileSelector', join(DOCUMENTS_DIR, 'invoice-en.pdf'));
 		await editor.shot('read-file');
 		await editor.closeNdv();
 

@@ -1,13 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createConnection } from 'node:net';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
-import { onCleanup } from './cleanup';
 import { freePort } from './ports';
-import { startService, waitUntilReady } from './processes';
 import type { Log } from './progress';
+import { answersOnPort, startTemporaryServer } from './temporaryServer';
 
 /**
  * A throw-away IMAP server: Debian's Dovecot (`dovecot-imapd`) run in the foreground from its own
@@ -103,18 +101,7 @@ service anvil {
 }
 `,
 	);
-	const service = startService(DOVECOT_BINARY, ['-F', '-c', config], { cwd: dir, stopSignal: 'SIGTERM' });
-	const stop = async () => {
-		await service.stop();
-		rmSync(dir, { recursive: true, force: true });
-	};
-	onCleanup(stop);
-	try {
-		await waitUntilReady(() => greets(port), service, 'dovecot');
-	} catch (error) {
-		await stop();
-		throw error;
-	}
+	const { stop } = await startTemporaryServer(DOVECOT_BINARY, ['-F', '-c', config], { dir, name: 'dovecot', stopSignal: 'SIGTERM', ready: () => answersOnPort(port, '* OK') });
 	log(`Dovecot (IMAP) on 127.0.0.1:${port}, mailbox ${MAIL_USER}`);
 	let delivered = 0;
 	return {
@@ -139,20 +126,6 @@ service anvil {
 		},
 		stop,
 	};
-}
-
-/** Whether an IMAP server on the port sends its greeting. */
-function greets(port: number): Promise<boolean> {
-	return new Promise((resolve) => {
-		const socket = createConnection({ host: '127.0.0.1', port });
-		socket.setTimeout(1000, () => socket.destroy());
-		socket.once('data', (data) => {
-			resolve(data.toString().startsWith('* OK'));
-			socket.destroy();
-		});
-		socket.once('error', () => resolve(false));
-		socket.once('close', () => resolve(false));
-	});
 }
 
 function systemUser(name: string): { name: string; uid: number; gid: number } {

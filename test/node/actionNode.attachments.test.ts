@@ -9,10 +9,12 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { describe, expect, it } from 'vitest';
 
 import { minimalPdf } from '../harness/documents';
+import { runNode } from '../harness/engine';
 import { jpegWithComment, pngWithText } from '../fixtures/images';
 import {
 	BASE,
 	answer,
+	credential,
 	doneResult,
 	expectPairedItems,
 	failedResult,
@@ -211,6 +213,30 @@ describe('a document the preflight refuses, among good ones', () => {
 			error: 'Item 1 (damaged.pdf): The PDF file is damaged or incomplete',
 		});
 		expect(outputs[0][1].json).toMatchObject({ file_name: 'good.pdf', invoice_number: 'INV-1' });
+	});
+
+	it('On Error = Continue (using error output): that document goes to the error output, named; the other to the main output', async () => {
+		const { uploads } = service(1);
+
+		const { outputs, error } = await runNode({
+			nodeType: 'action',
+			parameters: everyAttachment(),
+			credential: credential(),
+			input: [email([await damaged(), await pdf('good.pdf')])],
+			onError: 'continueErrorOutput',
+		});
+
+		expect(error).toBeUndefined();
+		expect(uploads).toHaveLength(1);
+		expect(outputs[0].map((item) => item.json.file_name)).toEqual(['good.pdf']);
+		expect(outputs[1]).toHaveLength(1);
+		// n8n puts the email's own fields next to `message` and `error` on the error output.
+		expect(outputs[1][0].json).toMatchObject({
+			subject: 'Invoice INV-7',
+			message: 'Item 1 (damaged.pdf): The PDF file is damaged or incomplete',
+			error: { binary_field: 'attachment_0', file_name: 'damaged.pdf', error: 'Item 1 (damaged.pdf): The PDF file is damaged or incomplete' },
+		});
+		expectPairedItems([...outputs[0], ...outputs[1]], [0, 0]);
 	});
 
 	it('On Error = Stop: the node stops before anything is sent, so nothing is paid for', async () => {

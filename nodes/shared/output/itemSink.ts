@@ -111,8 +111,15 @@ export class ItemSink {
 		}
 		const key = this.settle(target);
 		const fields = failureFields(nodeError, extra);
-		const json: IDataObject = this.ctx.getNode().onError === 'continueErrorOutput' ? { message: nodeError.message, error: fields } : fields;
-		this.outputs[output].push({ key, item: this.item(target, json, binary) });
+		if (this.ctx.getNode().onError !== 'continueErrorOutput') {
+			this.outputs[output].push({ key, item: this.item(target, fields, binary) });
+			return;
+		}
+		// n8n moves an item to the error output only when its JSON holds nothing but `message` and
+		// `error` (and adds the input item's fields itself): what the item says of its document
+		// (binary field, file name) goes inside `error`.
+		const { json: annotated, ...item } = this.item(target, fields, binary);
+		this.outputs[output].push({ key, item: { ...item, json: { message: nodeError.message, error: annotated } } });
 	}
 
 	/** A document this run handles, listed in a stop error so its result ID is never lost. */

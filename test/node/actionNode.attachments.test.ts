@@ -260,3 +260,27 @@ describe('a document the preflight refuses, among good ones', () => {
 		expect(description).toContain(`- item 1 (attachment_1, good.pdf): result ID ${resultId(2)} (done)`);
 	});
 });
+
+describe('Retry On Fail with Every Attachment', () => {
+	it('an email whose second attachment is rejected, with 3 tries: each attachment is uploaded once', async () => {
+		const uploads: SeenRequest[] = [];
+		// Answers by content: the retries may read the results again, but must not upload again.
+		answer(nock(BASE).post('/api/v1/process').times(10), uploads, () => [202, uploadAccepted(resultId(uploads.length))]);
+		nock(BASE).get(`/api/v1/results/${resultId(1)}`).times(10).reply(200, doneResult(resultId(1)));
+		const rejectedReads: SeenRequest[] = [];
+		answer(nock(BASE).get(`/api/v1/results/${resultId(2)}`).times(10), rejectedReads, [200, failedResult(resultId(2), 'rejected', 'NO_TEXT', 'No readable text')]);
+
+		const { error } = await runNode({
+			nodeType: 'action',
+			parameters: everyAttachment(),
+			credential: credential(),
+			input: [email([await pdf('a.pdf'), logo(), await pdf('b.pdf', ['Scan'])])],
+			retry: { maxTries: 3, waitBetweenTries: 0 },
+		});
+
+		expect(error?.message).toMatch(/^Item 1 \(attachment_2, b\.pdf\): /);
+		expect(uploads.map((upload) => multipartParts(upload)[0].filename)).toEqual(['a.pdf', 'b.pdf']);
+		// n8n did run the node three times: each try read the rejected result again.
+		expect(rejectedReads).toHaveLength(3);
+	});
+});

@@ -48,7 +48,7 @@ const CREDENTIALS = { documentExtractionApi: { id: SCALE_CREDENTIAL.id, name: SC
  * The Poller workflow first stores each upload receipt outside n8n (a branch that runs before the
  * Poller; a user would append rows to a Data Table or a sheet): if the worker dies while the
  * Poller waits, n8n 2.41 fails the execution and discards its saved data, and the stored result
- * IDs are what a user finishes the documents from (see the README's "When a worker dies").
+ * IDs are what a user finishes the documents from (see "When a worker dies" in docs/scaling-out.md).
  */
 export function scaleWorkflow(mode: ScaleMode, collector: CollectorUrls): WorkflowJson {
 	const nodes: Node[] = [

@@ -45,7 +45,7 @@ export interface PollOptions {
  * most. While the key has room, a document seen pending is read again every 2-3 s (spec 4.4):
  * about 1.2 reads per document, each seen about a second after it is done. When the key is busy
  * (see `keyIsBusy`) re-reads of a long-pending document stretch with the time it has waited, so
- * a wrong estimate costs little. README, Benchmark, has the figures; `npm run bench:policy`
+ * a wrong estimate costs little. docs/benchmark.md has the figures; `npm run bench:policy`
  * simulates the policy in seconds.
  */
 const DONE_CHANCE = 0.9;

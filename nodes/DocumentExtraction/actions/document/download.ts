@@ -7,7 +7,7 @@ import type { ReadFile } from './file';
 
 /**
  * A document by URL (Document Source "URL"), fetched with n8n's plain HTTP helper: no credential
- * is attached, so the API key never goes to that host, and n8n's own proxy and SSRF settings apply.
+ * is attached, so the API key never goes to that host.
  * No more than the service's 4.4 MB is read; the file then goes through the same preflight as a
  * binary field. Every failure is the item's error, and nothing is uploaded.
  */

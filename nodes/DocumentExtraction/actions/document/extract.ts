@@ -12,7 +12,7 @@ import { pendingResultJson } from '../../../shared/output/unsuccessful';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
 import { awaitResults, receiptTiming, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../../../shared/output/inputFields';
-import { itemDocuments, noDocumentJson, sourceProperties, textParameter } from './source';
+import { itemDocuments, sourceProperties } from './source';
 
 /** Parameters both extract operations show, below their own. */
 export function extractProperties(operation: string): INodeProperties[] {
@@ -194,11 +194,11 @@ async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scann
 	const settings = readItemSettings(ctx, i, scannerIdFor);
 	const inputFields = readInputFields(ctx, i);
 	if (inputFields) sink.annotate(i, inputFields, INPUT_FIELD_PREFIX);
-	const { source, documents, skipped } = await itemDocuments(ctx, i);
+	const { source, documents, skipped, noDocument } = await itemDocuments(ctx, i);
 	// A spreadsheet cell holds no list: in table rows the skipped files are JSON text, like other nested cells.
 	const skippedFiles = settings.outputOptions?.mode === 'tableRows' ? JSON.stringify(skipped) : skipped;
-	if (documents.length === 0) {
-		sink.emit(i, [noDocumentJson(source, textParameter(ctx, 'binaryPropertyPrefix', i, ''), skipped)], 0, settings.binary);
+	if (noDocument) {
+		sink.emit(i, [noDocument], 0, settings.binary);
 		return [];
 	}
 	if (documents.length > 1) sink.expectDocuments(i, documents.length);

@@ -115,7 +115,15 @@ export interface SkippedFile extends IDataObject {
 	reason: string;
 }
 
-export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<{ source: DocumentSource; documents: ItemDocument[]; skipped: SkippedFile[] }> {
+export interface ItemDocuments {
+	source: DocumentSource;
+	documents: ItemDocument[];
+	skipped: SkippedFile[];
+	/** The item's output when it holds no document (Every Attachment). */
+	noDocument?: IDataObject;
+}
+
+export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<ItemDocuments> {
 	const source = readChoice(ctx, 'documentSource', i, 'binaryField', DOCUMENT_SOURCES, 'Document Source');
 	const fileName = source === 'binaryFields' ? '' : textParameter(ctx, 'options.fileName', i, '');
 	if (source === 'url') {
@@ -159,11 +167,11 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
 			document.slot = { item: i, part, label: [document.origin?.binary_field, document.origin?.file_name].filter(Boolean).join(', ') };
 		});
 	}
-	return { source, documents, skipped };
+	return { source, documents, skipped, ...(documents.length === 0 ? { noDocument: noDocumentJson(source, prefix, skipped) } : {}) };
 }
 
 /** The JSON of an item that holds no document: it still leaves the node, once, saying why. */
-export function noDocumentJson(source: DocumentSource, prefix: string, skipped: SkippedFile[]): IDataObject {
+function noDocumentJson(source: DocumentSource, prefix: string, skipped: SkippedFile[]): IDataObject {
 	const fields = prefix ? `binary fields starting with "${prefix}"` : 'binary fields';
 	const message =
 		skipped.length === 0
@@ -173,7 +181,7 @@ export function noDocumentJson(source: DocumentSource, prefix: string, skipped: 
 }
 
 /** A text parameter; an expression giving a number is taken as its text, anything else as empty. */
-export function textParameter(ctx: IExecuteFunctions, name: string, i: number, fallback: string): string {
+function textParameter(ctx: IExecuteFunctions, name: string, i: number, fallback: string): string {
 	const value = ctx.getNodeParameter(name, i, fallback) as unknown;
 	return typeof value === 'string' || typeof value === 'number' ? String(value) : fallback;
 }

@@ -47,6 +47,13 @@ export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;
 /** Spec 2.8 / 8: requests per minute per key when no header has told us yet (free plan). */
 export const DEFAULT_REQUESTS_PER_MINUTE = 60;
 
+/**
+ * Not the service's: how long this n8n process remembers an accepted upload, so that running the
+ * node again on the same file reads its result instead of paying again (a failed run is often
+ * retried the next working day; extracted data stays in the account, spec 1).
+ */
+export const REUSE_DAYS = 7;
+
 /** Spec 2.4: the states of a result. */
 export const TERMINAL_STATUSES = ['done', 'error', 'rejected'] as const;
 export const PENDING_STATUSES = ['queued', 'processing'] as const;

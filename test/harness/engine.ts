@@ -27,6 +27,7 @@ import {
 	type IRequestOptionsSimplified,
 	type ExecutionError,
 	type IExecuteFunctions,
+	type WorkflowExecuteMode,
 } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../credentials/DocumentExtractionApi.credentials';
@@ -192,6 +193,13 @@ export interface RunOptions {
 	retry?: { maxTries?: number; waitBetweenTries?: number };
 	/** The execution's id; a fresh one per run unless given (a retry by the engine keeps it). */
 	executionId?: string;
+	/**
+	 * The workflow's id; a fresh one per run unless given, as if every test ran its own workflow
+	 * (the upload ledger remembers uploads per workflow and node).
+	 */
+	workflowId?: string;
+	/** How n8n started the execution: 'manual' ("Execute step"), 'retry' (Retry of a failed execution), 'webhook'... */
+	mode?: WorkflowExecuteMode;
 }
 
 export interface RunResult {
@@ -230,9 +238,11 @@ export function startNode(options: RunOptions): RunningNode {
 	};
 	const inputNode: INode = { id: 'input', name: INPUT_NODE_NAME, type: INPUT_NODE_TYPE, typeVersion: 1, position: [0, 0], parameters: {} };
 	const connections = { [INPUT_NODE_NAME]: { main: [[{ node: NODE_NAME, type: 'main' as const, index: 0 }]] } };
-	const workflow = new Workflow({ id: 'wf-test', nodes: [inputNode, node], connections, active: false, nodeTypes });
 	const executionId = options.executionId ?? `exec-${++executions}`;
-	const hooks = new ExecutionLifecycleHooks('manual', executionId, { id: 'wf-test', name: 'test', nodes: [inputNode, node], connections } as never);
+	const workflowId = options.workflowId ?? `wf-${executionId}`;
+	const mode = options.mode ?? 'manual';
+	const workflow = new Workflow({ id: workflowId, nodes: [inputNode, node], connections, active: false, nodeTypes });
+	const hooks = new ExecutionLifecycleHooks(mode, executionId, { id: workflowId, name: 'test', nodes: [inputNode, node], connections } as never);
 	let finished!: (run: IRun) => void;
 	const afterRun = new Promise<IRun>((resolve) => (finished = resolve));
 	hooks.addHandler('workflowExecuteAfter', (run) => finished(run));
@@ -244,7 +254,7 @@ export function startNode(options: RunOptions): RunningNode {
 			nodeExecutionStack: [{ node: inputNode, data: { main: [options.input ?? [{ json: {} }]] }, source: null }],
 		},
 	});
-	const execution = new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const execution = new WorkflowExecute(additionalData, mode, runExecutionData).processRunExecutionData(workflow);
 	const result = (async () => {
 		const run = await Promise.race([execution, afterRun]);
 		const taskData = run.data.resultData.runData[NODE_NAME]?.[0];

@@ -150,7 +150,9 @@ describe('On Error: Stop, once documents are paid for', () => {
 		expect(fake.reads.filter((read) => read.path.endsWith(resultId(3)))).toHaveLength(2);
 		const description = descriptionOf(result);
 		expect(description).toContain(`Result ID: ${resultId(2)}`);
-		expect(description).toMatch(/Documents uploaded in this run: their pages are already reserved, so do not upload them again/);
+		expect(description).toMatch(
+			/Documents uploaded in this run: their pages are already reserved\. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within 7 days \(not after n8n restarts, nor on another queue-mode worker\)/,
+		);
 		for (const [item, outcome] of [[1, 'done'], [2, 'failed'], [3, 'done']] as const) {
 			expect(description).toContain(`- item ${item}: result ID ${resultId(item)} (${outcome})`);
 		}
@@ -220,15 +222,81 @@ describe('Retry On Fail', () => {
 		expect(descriptionOf(result)).toContain(`- item 1: result ID ${resultId(1)} (not finished yet)`);
 		expect(unexpected).toEqual([]);
 	});
+});
 
-	it('another execution of the same workflow is a new upload (the ledger is per execution)', async () => {
-		const fake = service({ 'a.pdf': { id: resultId(1) } });
-		const item = await pdfItem('a.pdf');
-		await run({ parameters: extract({ waitForResult: false }), input: [item], executionId: 'exec-ledger-a' });
-		await run({ parameters: extract({ waitForResult: false }), input: [item], executionId: 'exec-ledger-a' });
-		expect(fake.uploads, 'the same execution id: the second run reuses the upload').toHaveLength(1);
-		await run({ parameters: extract({ waitForResult: false }), input: [item], executionId: 'exec-ledger-b' });
+/**
+ * n8n's Retry of a failed execution (Executions list -> Retry) is a new execution, mode "retry",
+ * that runs the failed node again with the same input; a second "Execute step" in the editor is a
+ * new manual execution. Neither may pay again for a document the service accepted.
+ */
+describe('running the node again on the same files: charged once', () => {
+	const failingBatch = async () => {
+		const fake = service({ 'a.pdf': { id: resultId(1) }, 'b.pdf': { id: resultId(2), answers: [REJECTED(resultId(2))] } });
+		return { fake, input: [await pdfItem('a.pdf'), await pdfItem('b.pdf')] };
+	};
+
+	it("n8n's Retry of a failed execution uploads nothing the failed run had accepted: it reads the results", async () => {
+		const { fake, input } = await failingBatch();
+		const failed = await run({ parameters: extract(), input, workflowId: 'wf-retry', executionId: 'exec-failed' });
+		expect(failed.error?.message).toMatch(/^Item 2: The document "scan.pdf" was rejected/);
+		expect(descriptionOf(failed)).toContain('Retry of this execution reads their results instead of uploading them again');
 		expect(fake.uploads).toHaveLength(2);
+
+		const retried = await run({ parameters: extract(), input, workflowId: 'wf-retry', executionId: 'exec-retry', mode: 'retry' });
+		expect(fake.uploads, 'the Retry sent no upload').toHaveLength(2);
+		expect(retried.error?.message).toMatch(/^Item 2: The document "scan.pdf" was rejected/);
+		expect(contextOf(retried).documents).toEqual([
+			{ item: 1, result_id: resultId(1), uploaded: true, outcome: 'done' },
+			{ item: 2, result_id: resultId(2), uploaded: true, outcome: 'failed' },
+		]);
+		expect(fake.unexpected).toEqual([]);
+	});
+
+	it('a second "Execute step" on the same file reads the earlier result; another file, name, template or workflow is uploaded', async () => {
+		const fake = service({ 'a.pdf': { id: resultId(1) }, 'b.pdf': { id: resultId(2) } });
+		const a = await pdfItem('a.pdf');
+		const first = await run({ parameters: extract(), input: [a], workflowId: 'wf-again' });
+		const second = await run({ parameters: extract(), input: [a], workflowId: 'wf-again' });
+		expect(fake.uploads).toHaveLength(1);
+		expect(second.outputs[0][0].json).toEqual(first.outputs[0][0].json);
+		expect(first.hints).toEqual([]);
+		expect(second.hints).toEqual(['1 document was uploaded earlier by this node: the earlier upload\'s result was read, nothing was charged again. Turn off "Reuse Earlier Uploads" for a fresh extraction.']);
+
+		await run({ parameters: extract(), input: [await pdfItem('b.pdf')], workflowId: 'wf-again' });
+		expect(fake.uploadsOf('b.pdf'), 'the same bytes under another name').toBe(1);
+		await run({ parameters: extract(), input: [a], workflowId: 'wf-other' });
+		expect(fake.uploadsOf('a.pdf'), 'another workflow').toBe(2);
+		const other = binaryItem(await minimalPdf(['Invoice Number: INV-2']), 'a.pdf', 'application/pdf');
+		await run({ parameters: extract({ waitForResult: false }), input: [other], workflowId: 'wf-again' });
+		expect(fake.uploadsOf('a.pdf'), 'another file under the same name').toBe(3);
+		expect(fake.unexpected).toEqual([]);
+	});
+
+	it('"Reuse Earlier Uploads" off uploads again in a new execution, but Retry On Fail still never twice', async () => {
+		const fake = service({ 'a.pdf': { id: resultId(1) }, 'b.pdf': { id: resultId(2), answers: [REJECTED(resultId(2))] } });
+		const input = [await pdfItem('a.pdf'), await pdfItem('b.pdf')];
+		const noReuse = extract({ options: { reuseUploads: false } });
+		await run({ parameters: noReuse, input, workflowId: 'wf-fresh', retry: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(fake.uploads, 'three tries, each file once').toHaveLength(2);
+		await run({ parameters: noReuse, input, workflowId: 'wf-fresh', mode: 'retry' });
+		expect(fake.uploads, 'a new execution with reuse off').toHaveLength(4);
+	});
+
+	it('a document whose processing failed (status error) is uploaded again by the next run', async () => {
+		const fake = service({ 'a.pdf': { id: resultId(1), answers: [failedResult(resultId(1), 'error', 'EXTRACTION_FAILED', 'The model failed')] } });
+		const input = [await pdfItem('a.pdf')];
+		const failed = await run({ parameters: extract(), input, workflowId: 'wf-error' });
+		expect(failed.error?.message).toMatch(/^Item 1: /);
+		await run({ parameters: extract(), input, workflowId: 'wf-error', mode: 'retry' });
+		expect(fake.uploads).toHaveLength(2);
+	});
+
+	it('the same file twice in one run is uploaded once, and both items get its result', async () => {
+		const fake = service({ 'a.pdf': { id: resultId(1) } });
+		const result = await run({ parameters: extract(), input: [await pdfItem('a.pdf', { n: 1 }), await pdfItem('a.pdf', { n: 2 })] });
+		expect(fake.uploads).toHaveLength(1);
+		expect(pairedItems(result.outputs[0])).toEqual([0, 1]);
+		expect(result.outputs[0].map((item) => item.json.invoice_number)).toEqual([expect.any(String), expect.any(String)]);
 	});
 });
 

@@ -65,9 +65,10 @@ async function uploadWithActionNode(sandbox: Sandbox, credential: TestCredential
 async function uploadInTurn(sandbox: Sandbox, credential: TestCredential, uploads: Upload[]): Promise<INodeExecutionData[]> {
 	for (const upload of uploads) sandbox.faults.enqueue('process', upload.fault ?? { kind: 'latency', ms: 0 });
 	const input = await Promise.all(
-		uploads.map(async ({ fixture }) => {
+		// A name per upload: the same file under the same name would be one upload (the upload ledger).
+		uploads.map(async ({ fixture }, index) => {
 			const file = await loadFixture(fixture);
-			return binaryItem(file.bytes, file.fileName, file.mimeType);
+			return binaryItem(file.bytes, `${index + 1}-${file.fileName}`, file.mimeType);
 		}),
 	);
 	const run = await runNode({ nodeType: 'action', parameters: { resource: 'document', operation: 'extract', waitForResult: false }, credential, input });

@@ -2,6 +2,7 @@ import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { itemError } from '../itemError';
+import { REUSE_DAYS } from '../limits';
 import type { UploadAccepted } from '../schemas';
 import { uploadDocument } from './api';
 import { UPLOAD_NOT_SENT_AGAIN } from './errors';
@@ -9,61 +10,63 @@ import type { UploadFile } from './multipart';
 import { uploadMayHaveBeenAccepted } from './transport';
 
 /**
- * n8n's "Retry On Fail" runs the node again, with the same input, after it threw; and with "On
- * Error: Continue" n8n also re-runs it when its first output item is an error item. Both happen
- * in the same process and the same execution. This ledger remembers, for a short while, which
- * uploads of an execution the service accepted (and which may have reached it without an
- * answer), so that a re-run reuses the result instead of paying for the document again.
+ * What the service already accepted, so that n8n running the node again on the same file does not
+ * pay for it twice. n8n does that in four ways: Retry On Fail and On Error's re-run (same
+ * execution), n8n's Retry of a failed execution (a new execution that starts again at the failed
+ * node with the same input) and a second "Execute step" in the editor.
  *
- * An upload is known by execution, node, run of the node, item, the item's document (its binary
- * field, when an item holds several), the file's content hash and the template: a different file,
- * attachment, template or execution is a new upload.
+ * An accepted upload is known by workflow, node, template, file name and content (SHA-256), so
+ * none of these sends it again: its result is read instead. "Reuse Earlier Uploads" off limits
+ * that to the same execution (Retry On Fail). A result that ended in `error` is forgotten, so a
+ * retry sends the document again. An upload that got no clear answer is known only within its
+ * execution: a later run was told it may send it again.
+ *
+ * The ledger lives in this n8n process: another queue-mode worker or a restarted n8n does not see
+ * it (README, "Charged once"). n8n offers no store for this: workflow static data is not saved
+ * for manual runs and is written back whole at the end of an execution (a lost update between
+ * two runs), and the deduplication helpers keep hashes, not the result ID to read.
  */
+
+const ENTRY_LIFETIME_MS = REUSE_DAYS * 24 * 60 * 60 * 1000;
+/** Bounds the memory (an entry is a few hundred bytes): the oldest entries go first. */
+const MAX_ENTRIES = 10_000;
 
 export type LedgerEntry =
-	| { kind: 'accepted'; receipt: UploadAccepted }
-	/** Sent, but the answer does not say whether the service took it: never sent again. */
-	| { kind: 'uncertain'; message: string };
-
-/**
- * Entries older than this are forgotten. A retry comes seconds after the failure (n8n waits at
- * most 5 s between tries), but the try that failed may have waited hours for its results first.
- */
-const ENTRY_LIFETIME_MS = 6 * 60 * 60 * 1000;
-/** Bounds the memory: the oldest entries go first. */
-const MAX_ENTRIES = 10_000;
+	| { kind: 'accepted'; receipt: UploadAccepted; executionId: string }
+	/** Sent, but the answer does not say whether the service took it: never sent again by this execution. */
+	| { kind: 'uncertain'; message: string; executionId: string };
 
 const entries = new Map<string, { entry: LedgerEntry; at: number }>();
 
 export interface UploadIdentity {
+	/** The same file, node and template in the same workflow. */
 	key: string;
+	executionId: string;
+}
+
+function uploadIdentity(ctx: IExecuteFunctions, file: UploadFile, scannerId: string | undefined): UploadIdentity {
+	const contentHash = createHash('sha256').update(file.bytes).digest('hex');
+	const workflowId = ctx.getWorkflow().id ?? '';
+	return { key: JSON.stringify([workflowId, ctx.getNode().id, scannerId ?? 'auto', file.fileName, contentHash]), executionId: ctx.getExecutionId?.() ?? '' };
 }
 
 /**
- * The identity of one item's upload in this execution, or undefined when n8n gives the run no
- * execution id (nothing to tie a retry to; the upload is then simply sent).
+ * The earlier upload this one may reuse: an accepted one from any execution when `reuseEarlier`,
+ * else only from this one; an uncertain one only from this execution.
  */
-function uploadIdentity(ctx: IExecuteFunctions, itemIndex: number, document: string, bytes: Uint8Array, scannerId: string | undefined): UploadIdentity | undefined {
-	const executionId = ctx.getExecutionId?.();
-	if (!executionId) return undefined;
-	const runIndex = runIndexOf(ctx);
-	const contentHash = createHash('sha256').update(bytes).digest('hex');
-	return { key: JSON.stringify([executionId, ctx.getNode().id, runIndex, itemIndex, document, contentHash, scannerId ?? 'auto']) };
-}
-
-export function lookUpUpload(identity: UploadIdentity | undefined, now = Date.now()): LedgerEntry | undefined {
-	if (!identity) return undefined;
+export function lookUpUpload(identity: UploadIdentity, reuseEarlier: boolean, now = Date.now()): LedgerEntry | undefined {
 	const found = entries.get(identity.key);
 	if (!found) return undefined;
 	if (now - found.at > ENTRY_LIFETIME_MS) {
 		entries.delete(identity.key);
 		return undefined;
 	}
-	return found.entry;
+	const sameExecution = identity.executionId !== '' && found.entry.executionId === identity.executionId;
+	if (sameExecution || (found.entry.kind === 'accepted' && reuseEarlier)) return found.entry;
+	return undefined;
 }
 
-export function recordUpload(identity: UploadIdentity | undefined, entry: LedgerEntry, now = Date.now()): void {
-	if (!identity) return;
+export function recordUpload(identity: UploadIdentity, entry: LedgerEntry, now = Date.now()): void {
 	entries.delete(identity.key);
 	entries.set(identity.key, { entry, at: now });
 	// A Map iterates in insertion order: the first keys are the oldest.
@@ -73,15 +76,28 @@ export function recordUpload(identity: UploadIdentity | undefined, entry: Ledger
 	}
 }
 
+/** Forgets the upload whose result ended in `error`: the next run on the file sends it again. */
+export function forgetResult(resultId: string): void {
+	for (const [key, { entry }] of entries) {
+		if (entry.kind === 'accepted' && entry.receipt.result_id === resultId) entries.delete(key);
+	}
+}
+
 /**
- * Uploads the item's file, unless this execution already did: then the service's earlier receipt
- * is used (no second charge), or, when the earlier try got no clear answer, nothing is sent and
- * the item fails saying so.
+ * Uploads the file, unless the ledger knows it: then the earlier receipt is used (no second
+ * charge), or, when this execution's earlier try got no clear answer, nothing is sent and the item
+ * fails saying so. `reused` tells the caller the service was not asked.
  */
-export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file: UploadFile, scannerId: string | undefined, document = ''): Promise<UploadAccepted> {
-	const identity = uploadIdentity(ctx, itemIndex, document, file.bytes, scannerId);
-	const earlier = lookUpUpload(identity);
-	if (earlier?.kind === 'accepted') return earlier.receipt;
+export async function uploadOnce(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	file: UploadFile,
+	scannerId: string | undefined,
+	reuseEarlier: boolean,
+): Promise<{ receipt: UploadAccepted; reused: boolean }> {
+	const identity = uploadIdentity(ctx, file, scannerId);
+	const earlier = lookUpUpload(identity, reuseEarlier);
+	if (earlier?.kind === 'accepted') return { receipt: earlier.receipt, reused: true };
 	if (earlier?.kind === 'uncertain') {
 		throw itemError(
 			ctx.getNode(),
@@ -95,24 +111,16 @@ export async function uploadOnce(ctx: IExecuteFunctions, itemIndex: number, file
 		(error: unknown) => ({ error }),
 	);
 	if ('receipt' in outcome) {
-		recordUpload(identity, { kind: 'accepted', receipt: outcome.receipt });
-		return outcome.receipt;
+		recordUpload(identity, { kind: 'accepted', receipt: outcome.receipt, executionId: identity.executionId });
+		return { receipt: outcome.receipt, reused: false };
 	}
-	if (uploadMayHaveBeenAccepted(outcome.error)) recordUpload(identity, { kind: 'uncertain', message: (outcome.error as Error).message });
+	if (uploadMayHaveBeenAccepted(outcome.error)) {
+		recordUpload(identity, { kind: 'uncertain', message: (outcome.error as Error).message, executionId: identity.executionId });
+	}
 	throw outcome.error;
 }
 
 /** How many uploads the ledger holds (for tests of its bound). */
 export function ledgerSize(): number {
 	return entries.size;
-}
-
-/** Which run of the node this is in the execution (a loop runs it several times; a retry keeps it). */
-function runIndexOf(ctx: IExecuteFunctions): number {
-	try {
-		const runIndex = ctx.getWorkflowDataProxy(0).$runIndex;
-		return typeof runIndex === 'number' ? runIndex : 0;
-	} catch {
-		return 0;
-	}
 }

@@ -3,6 +3,7 @@ import { deepCopy, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceError } from '../http/errors';
 import { itemError, itemLabel, withItemLabel } from '../itemError';
+import { REUSE_DAYS } from '../limits';
 import { assignVerbatim } from './safeCopy';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -188,7 +189,7 @@ export class ItemSink {
 		if (documents.length > 0) {
 			const uploaded = documents.some((document) => document.uploaded);
 			const heading = uploaded
-				? 'Documents uploaded in this run: their pages are already reserved, so do not upload them again. Read each one with "Get Result" (or the Document Extraction Poller), or set "On Error" to "Continue" to get them as items:'
+				? `Documents uploaded in this run: their pages are already reserved. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within ${REUSE_DAYS} days (not after n8n restarts, nor on another queue-mode worker); or read each one with "Get Result" (or the Document Extraction Poller), or set "On Error" to "Continue" to get them as items:`
 				: 'Results of this run, all kept in your account: read them again with "Get Result" or the Document Extraction Poller, or set "On Error" to "Continue" to get them as items:';
 			const line = (document: (typeof documents)[number]) =>
 				`- item ${document.item}${document.document ? ` (${document.document})` : ''}: result ID ${document.result_id} (${document.outcome})`;

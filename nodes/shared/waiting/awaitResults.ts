@@ -34,6 +34,8 @@ export interface AwaitOptions {
 	routes: ResultRoutes;
 	/** Output of the error item when a read fails for good (under continueOnFail). */
 	failedOutput: number;
+	/** Told of every result that reached a final state. */
+	onSettled?(result: Result): void;
 	/** What the node does with a document still pending at the deadline. */
 	onTimeout(document: PendingDocument, lastResult: Result | undefined): void;
 }
@@ -54,6 +56,7 @@ export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, docum
 				switch (outcome.kind) {
 					case 'settled':
 					case 'unknown-status': {
+						options.onSettled?.(outcome.result);
 						await settleResult(ctx, sink, document.slot ?? document.id, outcome.result, document.outputOptions, options.routes, document.binary);
 						return;
 					}

@@ -1,9 +1,9 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { UploadFile } from '../../../shared/http/multipart';
-import { uploadOnce } from '../../../shared/http/uploadLedger';
+import { forgetResult, uploadOnce } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/itemError';
-import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, REUSE_DAYS } from '../../../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
 import type { ItemSink, SinkTarget } from '../../../shared/output/itemSink';
@@ -72,6 +72,13 @@ export function extractProperties(operation: string): INodeProperties[] {
 					description: 'What to do when the document is not processed within the wait timeout',
 				},
 				{
+					displayName: 'Reuse Earlier Uploads',
+					name: 'reuseUploads',
+					type: 'boolean',
+					default: true,
+					description: `Whether to read the result of an earlier upload of the same file by this node (same template, within ${REUSE_DAYS} days, same n8n process) instead of uploading and paying for it again, e.g. when you click Retry on a failed execution or run the step again. Turn off for a fresh extraction. Retry On Fail never uploads twice either way.`,
+				},
+				{
 					displayName: 'Wait Timeout (Seconds)',
 					name: 'waitTimeout',
 					type: 'number',
@@ -96,13 +103,12 @@ interface ItemSettings {
 	outputOptions?: OutputOptions;
 	waitTimeoutMs: number;
 	onTimeout: 'fail' | 'emitPending';
+	reuseUploads: boolean;
 }
 
 interface PlannedUpload extends ItemSettings {
 	/** The item, or one of its documents when it holds several. */
 	target: SinkTarget;
-	/** Which of the item's documents (its binary field), for the upload ledger. */
-	document: string;
 	file: UploadFile;
 }
 
@@ -115,7 +121,8 @@ interface PlannedUpload extends ItemSettings {
  *   one stops the node (On Error = Stop) before anything was charged;
  * - once uploads began, a failure under Stop names the item and lists every uploaded document
  *   with its result ID; while waiting, the other documents finish first;
- * - a retry of the execution (Retry On Fail) reuses accepted uploads instead of sending them again
+ * - running the node again on the same file (Retry On Fail, n8n's Retry of a failed execution, a
+ *   second "Execute step") reads the accepted upload's result instead of sending it again
  *   (uploadLedger), and the transport itself only repeats an upload the service provably refused.
  */
 export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: (itemIndex: number) => string | undefined): Promise<void> {
@@ -131,10 +138,12 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 
 	const pending: PendingDocument[] = [];
 	const plans = new Map<SinkTarget, PlannedUpload>();
+	let reusedCount = 0;
 	for (const plan of planned) {
 		const { itemIndex: i, target } = plan;
 		try {
-			const accepted = await uploadOnce(ctx, i, plan.file, plan.scannerId, plan.document);
+			const { receipt: accepted, reused } = await uploadOnce(ctx, i, plan.file, plan.scannerId, plan.reuseUploads);
+			if (reused) reusedCount++;
 			sink.track(target, accepted.result_id, { uploaded: true });
 			if (!plan.outputOptions) {
 				sink.emit(target, [accepted as IDataObject], 0, plan.binary);
@@ -154,6 +163,12 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 		}
 	}
 
+	if (reusedCount > 0) {
+		addWarning(
+			ctx,
+			`${reusedCount === 1 ? '1 document was' : `${reusedCount} documents were`} uploaded earlier by this node: the earlier upload's result was read, nothing was charged again. Turn off "Reuse Earlier Uploads" for a fresh extraction.`,
+		);
+	}
 	// From here on every document is paid for: under Stop, a failed one waits for the others.
 	sink.holdFailures();
 	// One wait for the batch: it lasts as long as the most patient item asks.
@@ -162,6 +177,10 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 		timeoutMs,
 		routes: { done: 0, rejected: 'fail', error: 'fail' },
 		failedOutput: 0,
+		// Processing failed: a retry sends the document again rather than reading the same error.
+		onSettled: (result) => {
+			if (result.status === 'error') forgetResult(result.result_id);
+		},
 		onTimeout: ({ id: i, slot, resultId, binary }, lastResult) => {
 			const target = slot ?? i;
 			const status = lastResult?.status ?? 'queued';
@@ -210,7 +229,7 @@ async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scann
 		try {
 			const { warning, ...file } = await document.load();
 			if (warning) addWarning(ctx, warning);
-			planned.push({ ...settings, binary, target, document: document.binaryField ?? '', file });
+			planned.push({ ...settings, binary, target, file });
 		} catch (error) {
 			// This document fails alone (the item, when it is the item's only one).
 			sink.fail(target, error, 0, {}, binary);
@@ -225,7 +244,8 @@ function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: (item
 	const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
 	const waitTimeoutMs = wait ? 1000 * readNumber(ctx, 'options.waitTimeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, WAIT_TIMEOUT_RULE) : 0;
 	const onTimeout = wait ? readChoice(ctx, 'options.onTimeout', i, 'fail', ON_TIMEOUT_CHOICES, 'On Timeout') : 'fail';
-	return { itemIndex: i, scannerId: scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout };
+	const reuseUploads = readBoolean(ctx, 'options.reuseUploads', i, true, 'Reuse Earlier Uploads');
+	return { itemIndex: i, scannerId: scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout, reuseUploads };
 }
 
 const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;

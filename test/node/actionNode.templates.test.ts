@@ -139,7 +139,7 @@ describe('Create', () => {
 		const created = service('post', '/api/v1/scanners', 500, { success: false, error_code: 'INTERNAL_ERROR', message: 'boom', request_id: 'req-7' });
 		const { error } = await runAction(template('create', { name: 'Supplier invoice' }), [{ json: {} }]);
 		expect(error?.message).toBe('Item 1: The service had an internal error');
-		expect((error as unknown as { description: string }).description).toMatch(/The change may have been applied before the service failed: check the template with Get Template or Get Many before running the node again\.$/);
+		expect((error as unknown as { description: string }).description).toMatch(/The change was not sent again: the service may have applied it\. Check the template with Get Template or Get Many before running the node again\.$/);
 		expect(created.requests).toHaveLength(1);
 		expect(created.unexpected).toEqual([]);
 	});

@@ -332,3 +332,86 @@ describe('options from expressions are checked before anything is sent', () => {
 		expect(unexpected).toEqual([]);
 	});
 });
+
+/**
+ * Template Create, Update and Delete write, item by item. Retry On Fail runs the node again after
+ * a failed item, and n8n's Retry of a failed execution runs it again in a new execution: neither
+ * may repeat a change the service applied, and the error says what was and was not sent.
+ */
+describe('template changes: every item checked first, each change sent once', () => {
+	const createFrom = (name: string) => ({ resource: 'template', operation: 'create', name, fieldsUi: { field: [{ name: 'total', type: 'currency' }] } });
+	const scanner = (id: string, name: string) => ({ success: true, scanner_id: id, name, fields: [{ name: 'total', type: 'currency' }], created_at: '2026-01-01T00:00:00.000Z' });
+	const LIMIT = { success: false, error_code: 'SCANNER_LIMIT', message: 'Template limit reached', limit: 10 };
+
+	/** The service's create: each name in `refuse` is refused with `LIMIT`, the others created. */
+	function templates(refuse: string[] = [], status = 403) {
+		const creates: SeenRequest[] = [];
+		answer(nock(BASE).post('/api/v1/scanners').times(20), creates, (request) => {
+			const { name } = JSON.parse(String(request.body)) as { name: string };
+			return refuse.includes(name) ? [status, LIMIT] : [201, scanner(`scn_${name}`, name)];
+		});
+		return { creates, names: () => creates.map((request) => (JSON.parse(String(request.body)) as { name: string }).name), unexpected: trapAllRequests() };
+	}
+	const items = (...names: string[]) => names.map((name) => ({ json: { name } }));
+
+	it('an item that fails its check stops the node before anything is written, whatever Retry On Fail does', async () => {
+		const fake = templates();
+		const result = await run({ parameters: createFrom('={{ $json.name }}'), input: items('A', ''), retry: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(result.error?.message).toMatch(/^Item 2: /);
+		expect(descriptionOf(result)).toMatch(/Nothing was sent to the service\.$/);
+		expect(fake.creates).toHaveLength(0);
+		expect(fake.unexpected).toEqual([]);
+	});
+
+	it('Create with a second item the service refuses, 3 tries: template A is created once, and the error says so', async () => {
+		const fake = templates(['B']);
+		const result = await run({ parameters: createFrom('={{ $json.name }}'), input: items('A', 'B', 'C'), retry: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(result.error?.message).toBe('Item 2: Template limit reached (10 templates)');
+		expect(fake.names()).toEqual(['A', 'B', 'B', 'B']);
+		const description = descriptionOf(result);
+		expect(description).toContain('Applied before this error (Retry On Fail, and n8n\'s Retry of this execution in this n8n process within 7 days, do not send them again):\n- item 1: created template "A"');
+		expect(description).toMatch(/Not sent: item 3\.$/);
+		expect(fake.unexpected).toEqual([]);
+	});
+
+	it("n8n's Retry of the failed execution does not create A again; a new run of the workflow does", async () => {
+		const fake = templates(['B']);
+		const input = items('A', 'B');
+		await run({ parameters: createFrom('={{ $json.name }}'), input, workflowId: 'wf-templates', executionId: 'exec-t1' });
+		const retried = await run({ parameters: createFrom('={{ $json.name }}'), input, workflowId: 'wf-templates', executionId: 'exec-t2', mode: 'retry' });
+		expect(fake.names()).toEqual(['A', 'B', 'B']);
+		expect(descriptionOf(retried)).toContain('- item 1: created template "A"');
+		await run({ parameters: createFrom('={{ $json.name }}'), input: items('A'), workflowId: 'wf-templates', executionId: 'exec-t3' });
+		expect(fake.names(), 'a new manual run is a new change').toEqual(['A', 'B', 'B', 'A']);
+	});
+
+	it('Delete under Retry On Fail: a template deleted by the first try is not deleted again', async () => {
+		const deletes: SeenRequest[] = [];
+		answer(nock(BASE).delete(/\/api\/v1\/scanners\/.+/).times(10), deletes, (request) =>
+			request.path.endsWith('scn_gone') ? [404, { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'not found' }] : [200, { success: true, scanner_id: 'scn_a', deleted: true }],
+		);
+		const unexpected = trapAllRequests();
+		const parameters = { resource: 'template', operation: 'delete', templateId: { __rl: true, mode: 'id', value: '={{ $json.id }}' } };
+		const result = await run({ parameters, input: [{ json: { id: 'scn_a' } }, { json: { id: 'scn_gone' } }], retry: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(result.error?.message).toBe('Item 2: The template "scn_gone" does not exist in this account');
+		expect(deletes.map((request) => request.path)).toEqual(['/api/v1/scanners/scn_a', '/api/v1/scanners/scn_gone', '/api/v1/scanners/scn_gone', '/api/v1/scanners/scn_gone']);
+		expect(descriptionOf(result)).toContain('- item 1: deleted template scn_a');
+		expect(unexpected).toEqual([]);
+	});
+
+	it('a create that got no clear answer (500) is not sent again by the retries, and the error says why', async () => {
+		const fake = templates(['A'], 500);
+		const result = await run({ parameters: createFrom('A'), input: items('A'), retry: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(fake.names()).toEqual(['A']);
+		expect(result.error?.message).toBe('Item 1: an earlier try of this execution sent this change and got no clear answer');
+		expect(descriptionOf(result)).toMatch(/The change was not sent again: check the template with Get Template or Get Many\.$/);
+	});
+
+	it('under Continue, every item leaves once: written, refused or not valid', async () => {
+		const fake = templates(['B']);
+		const result = await run({ parameters: createFrom('={{ $json.name }}'), input: items('A', 'B', ''), onError: 'continueRegularOutput' });
+		expect(fake.names()).toEqual(['A', 'B']);
+		expect(pairedItems(result.outputs[0])).toEqual([0, 1, 2]);
+		expect(result.outputs[0].map((item) => item.json.scanner_id ?? item.json.error)).toEqual(['scn_A', 'Item 2: Template limit reached (10 templates)', expect.stringMatching(/^Item 3: /)]);
+	});
+});

@@ -153,7 +153,7 @@ const errorRows: Array<{ status: number; body: object; message: RegExp; descript
 	},
 	{ status: 404, body: { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'x' }, message: /template does not exist/, description: /Pick the template/ },
 	{ status: 404, body: { success: false, error_code: 'RESULT_NOT_FOUND', message: 'x' }, message: /No result with this ID/, description: /same account's API key/ },
-	{ status: 400, body: { success: false, error_code: 'UPLOAD_PARSE_ERROR', message: 'x' }, message: /could not read the uploaded file/, description: /opens on your computer.*no page was used/ },
+	{ status: 400, body: { success: false, error_code: 'UPLOAD_PARSE_ERROR', message: 'x' }, message: /could not read the uploaded file/, description: /opens on your computer, then run the node again\.$/ },
 	{ status: 404, body: { success: false, error_code: 'ROUTE_NOT_FOUND', message: 'x' }, message: /does not know this address/, description: /Check the Base URL/ },
 	{ status: 404, body: { success: false, error_code: 'COMPANY_NOT_FOUND', message: 'x' }, message: /found no account for this API key/, description: /create a new API key/ },
 	{ status: 413, body: { message: 'Request Too Long' }, message: /too large for the service \(over about 4\.4 MB\)/, description: /2,600 px.*split the PDF/ },

@@ -32,8 +32,10 @@ export interface ServiceError extends IDataObject {
 type Explanation = { message: string; description: string };
 
 /** What the failed request was doing: the same code needs different advice on different calls. */
+export type RequestKind = 'upload' | 'read' | 'change';
+
 export interface RequestContext {
-	kind: 'upload' | 'read' | 'change';
+	kind: RequestKind;
 	resultId?: string;
 	templateId?: string;
 }
@@ -42,6 +44,10 @@ type Explain = (body: ErrorBody, status: number, request: RequestContext) => Exp
 
 /** Why an upload that got no clear answer is never repeated: the same words wherever that happens. */
 export const UPLOAD_NOT_SENT_AGAIN = 'The upload was not sent again: the service may have accepted it, and a second upload would be charged twice.';
+
+/** The same for a template create, update or delete: a write is never repeated. */
+export const CHANGE_NOT_SENT_AGAIN =
+	'The change was not sent again: the service may have applied it. Check the template with Get Template or Get Many before running the node again.';
 
 const BASE_URL_FIX = 'Check the Base URL in the credential: it is the address of the service without a path, e.g. https://api.example.com.';
 
@@ -115,7 +121,7 @@ const explanations: Record<string, Explain> = {
 	UPLOAD_PARSE_ERROR: () => ({
 		message: 'The service could not read the uploaded file',
 		description:
-			'The upload arrived damaged or cut short, for example because of a network or proxy problem. Check that the file opens on your computer, then run the node again. The service did not accept the upload, so no page was used.',
+			'The upload may have arrived damaged or cut short, for example because of a network or proxy problem. Check that the file opens on your computer, then run the node again.',
 	}),
 	ROUTE_NOT_FOUND: () => ({
 		message: 'The service does not know this address',

@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { MIN_RESULT_READ_INTERVAL_MS } from '../limits';
 import { waitFor } from '../wait';
 import { apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from './connection';
-import { describeServiceError, serviceApiError, UPLOAD_NOT_SENT_AGAIN } from './errors';
+import { CHANGE_NOT_SENT_AGAIN, describeServiceError, serviceApiError, UPLOAD_NOT_SENT_AGAIN, type RequestKind } from './errors';
 import { multipartBody, type MultipartBody, type UploadFile } from './multipart';
 import { rateBudgetFor, type RateBudget } from './rateBudget';
 
@@ -92,6 +92,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 	const signal = 'getExecutionCancelSignal' in ctx ? ctx.getExecutionCancelSignal() : undefined;
 	const isUpload = call.file !== undefined;
 	const idempotent = call.method === 'GET';
+	const kind = isUpload ? 'upload' : idempotent ? 'read' : 'change';
 	const counts: Record<RetryKind, number> = { 'rate-limited': 0, busy: 0, idempotent: 0 };
 	// Built once: a retried upload sends the same bytes without another copy of the file.
 	const upload = call.file && multipartBody(call.file);
@@ -117,8 +118,8 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			const failure = networkFailure(error);
 			// An upload that failed after it left may have been accepted: retrying could charge twice.
 			if (idempotent && (await retry('idempotent'))) continue;
-			const unreachable = networkError(node, failure, isUpload, call.itemIndex);
-			throw isUpload ? mayHaveBeenAccepted(unreachable) : unreachable;
+			const unreachable = networkError(node, failure, kind, call.itemIndex);
+			throw idempotent ? unreachable : mayHaveBeenAccepted(unreachable);
 		}
 		budget.observe(response.headers);
 		const { statusCode } = response;
@@ -127,13 +128,13 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			const parsed = schema.safeParse(parseBody(response.body));
 			if (parsed.success) return parsed.data;
 			if (idempotent && (await retry('idempotent'))) continue;
-			const unreadable = unreadableAnswer(node, statusCode, isUpload, parsed.error, call.itemIndex);
-			throw isUpload ? mayHaveBeenAccepted(unreadable) : unreadable;
+			const unreadable = unreadableAnswer(node, statusCode, kind, parsed.error, call.itemIndex);
+			throw idempotent ? unreadable : mayHaveBeenAccepted(unreadable);
 		}
 
 		// Error texts reach outputs and logs: a service that echoes the key must not leak it there.
 		const body = redactSecret(parseBody(response.body), apiKey);
-		const serviceError = describeServiceError(statusCode, body, { kind: isUpload ? 'upload' : idempotent ? 'read' : 'change', ...call.subject });
+		const serviceError = describeServiceError(statusCode, body, { kind, ...call.subject });
 		if (statusCode === 429) {
 			const waitMs = retryAfterMs(response.headers, body);
 			budget.blockFor(waitMs);
@@ -153,7 +154,8 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 		}
 		if (statusCode >= 500) {
 			// A create, update or delete is not repeated: it may have been applied before the failure.
-			serviceError.description += ' The change may have been applied before the service failed: check the template with Get Template or Get Many before running the node again.';
+			serviceError.description += ` ${CHANGE_NOT_SENT_AGAIN}`;
+			throw mayHaveBeenAccepted(serviceApiError(node, serviceError, call.itemIndex));
 		}
 		throw serviceApiError(node, serviceError, call.itemIndex);
 	}
@@ -161,14 +163,14 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 
 const MAY_HAVE_BEEN_ACCEPTED = 'uploadMayHaveBeenAccepted';
 
-/** Marks an upload's error as one after which the service may hold the document (no clear answer). */
+/** Marks an upload's or change's error as one after which the service may have applied it (no clear answer). */
 function mayHaveBeenAccepted<E extends NodeApiError | NodeOperationError>(error: E): E {
 	error.context[MAY_HAVE_BEEN_ACCEPTED] = true;
 	return error;
 }
 
-/** True when an upload failed in a way that does not prove the service refused it (see uploadLedger). */
-export function uploadMayHaveBeenAccepted(error: unknown): boolean {
+/** True when an upload or change failed in a way that does not prove the service refused it (see uploadLedger). */
+export function mayHaveBeenApplied(error: unknown): boolean {
 	return (error instanceof NodeApiError || error instanceof NodeOperationError) && error.context[MAY_HAVE_BEEN_ACCEPTED] === true;
 }
 
@@ -254,22 +256,25 @@ const NETWORK_CODE_WORDS: Record<string, string> = {
 	EPIPE: 'the connection closed while sending',
 };
 
-function networkError(node: INode, failure: NetworkFailure, isUpload: boolean, itemIndex?: number): NodeApiError {
+function networkError(node: INode, failure: NetworkFailure, kind: RequestKind, itemIndex?: number): NodeApiError {
 	const what = failure.timedOut
 		? 'The service did not answer in time'
 		: `Could not reach the service: ${NETWORK_CODE_WORDS[failure.code] ?? 'a network error occurred'}`;
-	const description = isUpload
-		? `${UPLOAD_NOT_SENT_AGAIN} Check the Base URL and your network, then run the item again if no result appeared. (${failure.code})`
-		: `Check the Base URL in the credential and your network connection. The node already retried. (${failure.code})`;
+	const description = {
+		upload: `${UPLOAD_NOT_SENT_AGAIN} Check the Base URL and your network, then run the item again if no result appeared.`,
+		change: `Check the Base URL and your network. ${CHANGE_NOT_SENT_AGAIN}`,
+		read: `Check the Base URL in the credential and your network connection. The node already tried ${RETRY.idempotentRetries + 1} times.`,
+	}[kind];
 	// Not `code`: NodeApiError would replace our message with its generic text for that code.
-	return new NodeApiError(node, { network_error: failure.code }, { message: what, description, itemIndex, failure: { cause: 'temporarily-unavailable' } });
+	return new NodeApiError(node, { network_error: failure.code }, { message: what, description: `${description} (${failure.code})`, itemIndex, failure: { cause: 'temporarily-unavailable' } });
 }
 
-function unreadableAnswer(node: INode, statusCode: number, isUpload: boolean, zodError: z.ZodError, itemIndex?: number): NodeApiError {
+function unreadableAnswer(node: INode, statusCode: number, kind: RequestKind, zodError: z.ZodError, itemIndex?: number): NodeApiError {
 	const where = zodError.issues.slice(0, 3).map((issue) => `${issue.path.join('.') || '(body)'}: ${issue.message}`).join('; ');
+	const notSentAgain = { upload: ` ${UPLOAD_NOT_SENT_AGAIN}`, change: ` ${CHANGE_NOT_SENT_AGAIN}`, read: '' }[kind];
 	return new NodeApiError(node, { statusCode, issues: where }, {
-		message: isUpload ? 'The service accepted the upload but its answer could not be read' : 'The service sent an answer the node could not read',
-		description: `Unexpected answer (HTTP ${statusCode}): ${where}.${isUpload ? ` ${UPLOAD_NOT_SENT_AGAIN}` : ''}`,
+		message: kind === 'upload' ? 'The service accepted the upload but its answer could not be read' : 'The service sent an answer the node could not read',
+		description: `Unexpected answer (HTTP ${statusCode}): ${where}.${notSentAgain}`,
 		httpCode: String(statusCode),
 		itemIndex,
 	});

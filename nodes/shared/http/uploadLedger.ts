@@ -2,41 +2,25 @@ import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { itemError } from '../itemError';
-import { REUSE_DAYS } from '../limits';
 import type { UploadAccepted } from '../schemas';
 import { uploadDocument } from './api';
 import { UPLOAD_NOT_SENT_AGAIN } from './errors';
 import type { UploadFile } from './multipart';
-import { uploadMayHaveBeenAccepted } from './transport';
+import { SentLedger, type SentEntry } from './sentLedger';
+import { mayHaveBeenApplied } from './transport';
 
 /**
- * What the service already accepted, so that n8n running the node again on the same file does not
- * pay for it twice. n8n does that in four ways: Retry On Fail and On Error's re-run (same
- * execution), n8n's Retry of a failed execution (a new execution that starts again at the failed
- * node with the same input) and a second "Execute step" in the editor.
- *
- * An accepted upload is known by workflow, node, template, file name and content (SHA-256), so
- * none of these sends it again: its result is read instead. "Reuse Earlier Uploads" off limits
- * that to the same execution (Retry On Fail). A result that ended in `error` is forgotten, so a
- * retry sends the document again. An upload that got no clear answer is known only within its
- * execution: a later run was told it may send it again.
- *
- * The ledger lives in this n8n process: another queue-mode worker or a restarted n8n does not see
- * it (README, "Charged once"). n8n offers no store for this: workflow static data is not saved
- * for manual runs and is written back whole at the end of an execution (a lost update between
- * two runs), and the deduplication helpers keep hashes, not the result ID to read.
+ * Uploads, charged once. An accepted upload is known by workflow, node, template, file name and
+ * content (SHA-256), so n8n running the node again on the same file (Retry On Fail, n8n's Retry of
+ * a failed execution, a second "Execute step") reads its result instead of paying again. "Reuse
+ * Earlier Uploads" off limits that to the same execution (Retry On Fail). A result that ended in
+ * `error` is forgotten, so a retry sends the document again. An upload that got no clear answer
+ * is known only within its execution: a later run was told it may send it again.
  */
 
-const ENTRY_LIFETIME_MS = REUSE_DAYS * 24 * 60 * 60 * 1000;
-/** Bounds the memory (an entry is a few hundred bytes): the oldest entries go first. */
-const MAX_ENTRIES = 10_000;
+export type LedgerEntry = SentEntry<UploadAccepted>;
 
-export type LedgerEntry =
-	| { kind: 'accepted'; receipt: UploadAccepted; executionId: string }
-	/** Sent, but the answer does not say whether the service took it: never sent again by this execution. */
-	| { kind: 'uncertain'; message: string; executionId: string };
-
-const entries = new Map<string, { entry: LedgerEntry; at: number }>();
+const ledger = new SentLedger<UploadAccepted>();
 
 export interface UploadIdentity {
 	/** The same file, node and template in the same workflow. */
@@ -44,10 +28,14 @@ export interface UploadIdentity {
 	executionId: string;
 }
 
+/** The ledger's key of an upload: a JSON list, so forgetTemplate can read the template back. */
+export function uploadKey(workflowId: string, nodeId: string, scannerId: string | undefined, fileName: string, contentHash: string): string {
+	return JSON.stringify([workflowId, nodeId, scannerId ?? 'auto', fileName, contentHash]);
+}
+
 function uploadIdentity(ctx: IExecuteFunctions, file: UploadFile, scannerId: string | undefined): UploadIdentity {
 	const contentHash = createHash('sha256').update(file.bytes).digest('hex');
-	const workflowId = ctx.getWorkflow().id ?? '';
-	return { key: JSON.stringify([workflowId, ctx.getNode().id, scannerId ?? 'auto', file.fileName, contentHash]), executionId: ctx.getExecutionId?.() ?? '' };
+	return { key: uploadKey(ctx.getWorkflow().id ?? '', ctx.getNode().id, scannerId, file.fileName, contentHash), executionId: ctx.getExecutionId?.() ?? '' };
 }
 
 /**
@@ -55,32 +43,23 @@ function uploadIdentity(ctx: IExecuteFunctions, file: UploadFile, scannerId: str
  * else only from this one; an uncertain one only from this execution.
  */
 export function lookUpUpload(identity: UploadIdentity, reuseEarlier: boolean, now = Date.now()): LedgerEntry | undefined {
-	const found = entries.get(identity.key);
-	if (!found) return undefined;
-	if (now - found.at > ENTRY_LIFETIME_MS) {
-		entries.delete(identity.key);
-		return undefined;
-	}
-	const sameExecution = identity.executionId !== '' && found.entry.executionId === identity.executionId;
-	if (sameExecution || (found.entry.kind === 'accepted' && reuseEarlier)) return found.entry;
-	return undefined;
+	const found = ledger.get(identity.key, now);
+	const sameExecution = identity.executionId !== '' && found?.executionId === identity.executionId;
+	return sameExecution || (found?.kind === 'accepted' && reuseEarlier) ? found : undefined;
 }
 
 export function recordUpload(identity: UploadIdentity, entry: LedgerEntry, now = Date.now()): void {
-	entries.delete(identity.key);
-	entries.set(identity.key, { entry, at: now });
-	// A Map iterates in insertion order: the first keys are the oldest.
-	for (const key of entries.keys()) {
-		if (entries.size <= MAX_ENTRIES) break;
-		entries.delete(key);
-	}
+	ledger.set(identity.key, entry, now);
 }
 
 /** Forgets the upload whose result ended in `error`: the next run on the file sends it again. */
 export function forgetResult(resultId: string): void {
-	for (const [key, { entry }] of entries) {
-		if (entry.kind === 'accepted' && entry.receipt.result_id === resultId) entries.delete(key);
-	}
+	ledger.forgetWhere((entry) => entry.kind === 'accepted' && entry.answer.result_id === resultId);
+}
+
+/** Forgets the uploads made with a template this node just changed or deleted: their results would be out of date. */
+export function forgetTemplate(scannerId: string): void {
+	ledger.forgetWhere((_entry, key) => (JSON.parse(key) as string[])[2] === scannerId);
 }
 
 /**
@@ -97,7 +76,7 @@ export async function uploadOnce(
 ): Promise<{ receipt: UploadAccepted; reused: boolean }> {
 	const identity = uploadIdentity(ctx, file, scannerId);
 	const earlier = lookUpUpload(identity, reuseEarlier);
-	if (earlier?.kind === 'accepted') return { receipt: earlier.receipt, reused: true };
+	if (earlier?.kind === 'accepted') return { receipt: earlier.answer, reused: true };
 	if (earlier?.kind === 'uncertain') {
 		throw itemError(
 			ctx.getNode(),
@@ -111,10 +90,10 @@ export async function uploadOnce(
 		(error: unknown) => ({ error }),
 	);
 	if ('receipt' in outcome) {
-		recordUpload(identity, { kind: 'accepted', receipt: outcome.receipt, executionId: identity.executionId });
+		recordUpload(identity, { kind: 'accepted', answer: outcome.receipt, executionId: identity.executionId });
 		return { receipt: outcome.receipt, reused: false };
 	}
-	if (uploadMayHaveBeenAccepted(outcome.error)) {
+	if (mayHaveBeenApplied(outcome.error)) {
 		recordUpload(identity, { kind: 'uncertain', message: (outcome.error as Error).message, executionId: identity.executionId });
 	}
 	throw outcome.error;
@@ -122,5 +101,5 @@ export async function uploadOnce(
 
 /** How many uploads the ledger holds (for tests of its bound). */
 export function ledgerSize(): number {
-	return entries.size;
+	return ledger.size;
 }

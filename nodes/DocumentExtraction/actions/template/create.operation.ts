@@ -1,10 +1,10 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { createScanner } from '../../../shared/http/api';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
-import type { ItemSink } from '../../../shared/output/itemSink';
 import { readFields, validatedBody } from './definition';
 import { templateFieldsProperties } from './fields.description';
+import { templateWrite } from './write';
 
 const show = { show: { resource: ['template'], operation: ['create'] } };
 
@@ -32,17 +32,21 @@ export const description: INodeProperties[] = [
 ];
 
 /** POST /scanners (spec 4.6). */
-export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
+export const { executeAll } = templateWrite((ctx, itemIndex) => {
 	const parameters = {
-		fieldsDefinedAs: this.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
-		fieldsUi: this.getNodeParameter('fieldsUi', itemIndex, {}),
-		fieldsJson: this.getNodeParameter('fieldsJson', itemIndex, ''),
+		fieldsDefinedAs: ctx.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
+		fieldsUi: ctx.getNodeParameter('fieldsUi', itemIndex, {}),
+		fieldsJson: ctx.getNodeParameter('fieldsJson', itemIndex, ''),
 	} as IDataObject;
-	const input: IDataObject = { name: this.getNodeParameter('name', itemIndex) as string };
-	const text = this.getNodeParameter('description', itemIndex, '') as string;
+	const input: IDataObject = { name: ctx.getNodeParameter('name', itemIndex) as string };
+	const text = ctx.getNodeParameter('description', itemIndex, '') as string;
 	if (text) input.description = text;
-	const fields = readFields(this, itemIndex, parameters);
+	const fields = readFields(ctx, itemIndex, parameters);
 	if (!(Array.isArray(fields) && fields.length === 0)) input.fields = fields as IDataObject[];
-	const created = await createScanner(this, validatedBody(this, itemIndex, input, 'create'), itemIndex);
-	sink.emit(itemIndex, [created as IDataObject]);
-}
+	const body = validatedBody(ctx, itemIndex, input, 'create');
+	return {
+		done: `created template "${String(body.name)}"`,
+		identity: ['create', body],
+		send: async () => (await createScanner(ctx, body, itemIndex)) as IDataObject,
+	};
+});

@@ -1,8 +1,9 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { deleteScanner } from '../../../shared/http/api';
-import type { ItemSink } from '../../../shared/output/itemSink';
+import { forgetTemplate } from '../../../shared/http/uploadLedger';
 import { templateIdOf, templateLocator } from './locator';
+import { templateWrite } from './write';
 
 export const description: INodeProperties[] = [
 	templateLocator(
@@ -12,7 +13,15 @@ export const description: INodeProperties[] = [
 ];
 
 /** DELETE /scanners/{id} (spec 4.9). */
-export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
-	const deleted = await deleteScanner(this, templateIdOf(this, itemIndex), itemIndex);
-	sink.emit(itemIndex, [deleted as IDataObject]);
-}
+export const { executeAll } = templateWrite((ctx, itemIndex) => {
+	const templateId = templateIdOf(ctx, itemIndex);
+	return {
+		done: `deleted template ${templateId}`,
+		identity: ['delete', templateId],
+		send: async () => {
+			const deleted = await deleteScanner(ctx, templateId, itemIndex);
+			forgetTemplate(templateId);
+			return deleted as IDataObject;
+		},
+	};
+});

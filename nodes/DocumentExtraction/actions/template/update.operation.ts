@@ -1,13 +1,14 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/http/api';
+import { forgetTemplate } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/itemError';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
-import type { ItemSink } from '../../../shared/output/itemSink';
 import { readBoolean } from '../../../shared/parameters';
 import { readFields, validatedBody } from './definition';
 import { templateFieldsProperties } from './fields.description';
 import { templateIdOf, templateLocator } from './locator';
+import { templateWrite } from './write';
 
 const show = { show: { resource: ['template'], operation: ['update'] } };
 
@@ -53,18 +54,18 @@ export const description: INodeProperties[] = [
 ];
 
 /** PATCH /scanners/{id} (spec 4.8): only what the user set is sent. */
-export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
-	const input: IDataObject = { ...(this.getNodeParameter('nameAndDescription', itemIndex, {}) as IDataObject) };
-	if (readBoolean(this, 'replaceFields', itemIndex, false, 'Replace Fields')) {
-		const fields = readFields(this, itemIndex, {
-			fieldsDefinedAs: this.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
-			fieldsUi: this.getNodeParameter('fieldsUi', itemIndex, {}),
-			fieldsJson: this.getNodeParameter('fieldsJson', itemIndex, ''),
+export const { executeAll } = templateWrite((ctx, itemIndex) => {
+	const input: IDataObject = { ...(ctx.getNodeParameter('nameAndDescription', itemIndex, {}) as IDataObject) };
+	if (readBoolean(ctx, 'replaceFields', itemIndex, false, 'Replace Fields')) {
+		const fields = readFields(ctx, itemIndex, {
+			fieldsDefinedAs: ctx.getNodeParameter('fieldsDefinedAs', itemIndex, 'ui'),
+			fieldsUi: ctx.getNodeParameter('fieldsUi', itemIndex, {}),
+			fieldsJson: ctx.getNodeParameter('fieldsJson', itemIndex, ''),
 		} as IDataObject);
 		if (Array.isArray(fields) && fields.length === 0) {
 			// An empty list would silently delete every field of the template (spec 4.8 replaces the list).
 			throw itemError(
-				this.getNode(),
+				ctx.getNode(),
 				itemIndex,
 				'"Replace Fields" is on but no fields are defined',
 				'Define the new fields, or turn "Replace Fields" off to keep the current ones. Nothing was sent to the service.',
@@ -72,6 +73,15 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 		}
 		input.fields = fields as IDataObject[];
 	}
-	const updated = await updateScanner(this, templateIdOf(this, itemIndex), validatedBody(this, itemIndex, input, 'update'), itemIndex);
-	sink.emit(itemIndex, [updated as IDataObject]);
-}
+	const templateId = templateIdOf(ctx, itemIndex);
+	const body = validatedBody(ctx, itemIndex, input, 'update');
+	return {
+		done: `updated template ${templateId}`,
+		identity: ['update', templateId, body],
+		send: async () => {
+			const updated = await updateScanner(ctx, templateId, body, itemIndex);
+			forgetTemplate(templateId);
+			return updated as IDataObject;
+		},
+	};
+});

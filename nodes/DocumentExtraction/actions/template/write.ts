@@ -1,0 +1,95 @@
+import { createHash } from 'crypto';
+import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+
+import { mayHaveBeenApplied } from '../../../shared/http/transport';
+import { runIndexOf, SentLedger } from '../../../shared/http/sentLedger';
+import { itemError } from '../../../shared/itemError';
+import { REUSE_DAYS } from '../../../shared/limits';
+import type { ItemSink } from '../../../shared/output/itemSink';
+import type { BatchOperation } from '../node.type';
+
+/** One item's template change, checked and ready to send. */
+export interface TemplateWrite {
+	/** What the user reads in errors: `created template "Invoice"`. */
+	done: string;
+	/** Identifies the change (with the item and run): the same change is never sent twice. */
+	identity: unknown[];
+	send(): Promise<IDataObject>;
+}
+
+/**
+ * Create, Update and Delete: every item is read and checked before the first write, so a bad item
+ * under On Error = Stop stops the node with nothing sent. Then each change is sent once: a change
+ * the service applied is remembered (per workflow, node, run, item and content) and its answer
+ * output again, not re-sent, when Retry On Fail runs the node again in the same execution or n8n's
+ * Retry of a failed execution runs it in a new one. A change that got no clear answer is not sent
+ * again by that execution.
+ */
+export function templateWrite(prepare: (ctx: IExecuteFunctions, itemIndex: number) => TemplateWrite): BatchOperation {
+	return {
+		async executeAll(this: IExecuteFunctions, sink: ItemSink): Promise<void> {
+			const prepared: Array<{ itemIndex: number; write: TemplateWrite }> = [];
+			for (let i = 0; i < this.getInputData().length; i++) {
+				try {
+					prepared.push({ itemIndex: i, write: prepare(this, i) });
+				} catch (error) {
+					sink.fail(i, error);
+				}
+			}
+			const applied: string[] = [];
+			for (const [position, { itemIndex, write }] of prepared.entries()) {
+				try {
+					sink.emit(itemIndex, [await writeOnce(this, itemIndex, write)]);
+					applied.push(`- item ${itemIndex + 1}: ${write.done}`);
+				} catch (error) {
+					if (!this.continueOnFail()) describeStop(error, applied, prepared.slice(position + 1).map((entry) => entry.itemIndex));
+					sink.fail(itemIndex, error);
+				}
+			}
+		},
+	};
+}
+
+const ledger = new SentLedger<IDataObject>();
+
+async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write: TemplateWrite): Promise<IDataObject> {
+	const executionId = ctx.getExecutionId?.() ?? '';
+	const change = createHash('sha256').update(JSON.stringify(write.identity)).digest('hex');
+	const key = JSON.stringify([ctx.getWorkflow().id ?? '', ctx.getNode().id, runIndexOf(ctx), itemIndex, change]);
+	const earlier = ledger.get(key);
+	const sameExecution = executionId !== '' && earlier?.executionId === executionId;
+	// n8n's Retry of a failed execution re-runs the failed node with the same input, in a new execution.
+	if (earlier?.kind === 'accepted' && (sameExecution || ctx.getMode() === 'retry')) return earlier.answer;
+	if (earlier?.kind === 'uncertain' && sameExecution) {
+		throw itemError(
+			ctx.getNode(),
+			itemIndex,
+			'an earlier try of this execution sent this change and got no clear answer',
+			`The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} The change was not sent again: check the template with Get Template or Get Many.`,
+		);
+	}
+	const outcome = await write.send().then(
+		(answer) => ({ answer }),
+		(error: unknown) => ({ error }),
+	);
+	if ('answer' in outcome) {
+		ledger.set(key, { kind: 'accepted', answer: outcome.answer, executionId });
+		return outcome.answer;
+	}
+	if (mayHaveBeenApplied(outcome.error)) ledger.set(key, { kind: 'uncertain', message: (outcome.error as Error).message, executionId });
+	throw outcome.error;
+}
+
+/** Under Stop, the error says what this run changed and what it did not send. */
+function describeStop(error: unknown, applied: string[], notSent: number[]): void {
+	if (!(error instanceof Error) || (applied.length === 0 && notSent.length === 0)) return;
+	const withDescription = error as Error & { description?: string | null };
+	const parts = [withDescription.description ?? ''];
+	if (applied.length > 0) {
+		parts.push(
+			`Applied before this error (Retry On Fail, and n8n's Retry of this execution in this n8n process within ${REUSE_DAYS} days, do not send them again):\n${applied.join('\n')}`,
+		);
+	}
+	if (notSent.length > 0) parts.push(`Not sent: item${notSent.length === 1 ? '' : 's'} ${notSent.map((i) => i + 1).join(', ')}.`);
+	withDescription.description = parts.filter(Boolean).join('\n\n');
+}

@@ -55,8 +55,19 @@ export function isRegular(code: number): boolean {
 	return !Number.isNaN(code) && !isWhitespace(code) && !isDelimiter(code);
 }
 
+/**
+ * The bytes of a string kept: the reader uses strings only for the encryption check (/ID, /O,
+ * /U: at most 127 bytes), and a hostile string of megabytes would be an array as long.
+ */
+const MAX_STRING_BYTES = 4096;
+
+/** Characters of a string between two charges. */
+const STRING_CHARGE_STEP = 4096;
+
 export class Lexer {
 	private position: number;
+	/** What the current token has charged so far (long strings charge as they go). */
+	private charged = 0;
 
 	constructor(
 		private readonly range: TextRange,
@@ -96,8 +107,16 @@ export class Lexer {
 			this.position = start + 1;
 			token = { kind: 'keyword', word: text.charAt(start) };
 		}
-		this.meter.charge(Math.max(1, this.position - start));
+		this.meter.charge(Math.max(1, this.position - start) - this.charged);
+		this.charged = 0;
 		return token;
+	}
+
+	/** Charges a long string as it is read, so the meter's clock is looked at inside it too. */
+	private chargeAlong(from: number, position: number): void {
+		if (position - from - this.charged < STRING_CHARGE_STEP) return;
+		this.meter.charge(position - from - this.charged);
+		this.charged = position - from;
 	}
 
 	/** Skips whitespace and comments, charging what it passes. */
@@ -136,9 +155,11 @@ export class Lexer {
 		let depth = 1;
 		let position = from;
 		while (position < end) {
+			this.chargeAlong(from - 1, position);
 			const code = text.charCodeAt(position++);
 			if (code === Char.Backslash) {
 				position = readEscape(text, position, end, bytes);
+				if (bytes.length > MAX_STRING_BYTES) bytes.length = MAX_STRING_BYTES;
 				continue;
 			}
 			if (code === Char.OpenParen) depth++;
@@ -146,7 +167,7 @@ export class Lexer {
 				this.position = position;
 				return { kind: 'value', value: new PdfString(Uint8Array.from(bytes)) };
 			}
-			bytes.push(code);
+			if (bytes.length < MAX_STRING_BYTES) bytes.push(code);
 		}
 		this.position = end;
 		return undefined;
@@ -160,6 +181,7 @@ export class Lexer {
 		// Character by character, stopping at the first one that cannot be part of the string, so
 		// that no character is read twice however many `<` the range holds.
 		for (; position < end; position++) {
+			this.chargeAlong(from - 1, position);
 			const code = text.charCodeAt(position);
 			if (code === Char.Greater) break;
 			if (isWhitespace(code)) continue;

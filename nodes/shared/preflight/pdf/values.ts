@@ -8,19 +8,37 @@ import type { PdfText } from './text';
 /** Work done while reading one file, in units of about one character examined. */
 export class WorkMeter {
 	spent = 0;
+	private nextClockCheck = CLOCK_CHECK_UNITS;
+	private readonly deadline: number;
 
-	constructor(readonly limit: number) {}
+	/**
+	 * `limit` bounds the work (linear in the file); `timeLimitMs` bounds the time it may take on a
+	 * slow or busy machine, read from the clock every few thousand units.
+	 */
+	constructor(
+		readonly limit: number,
+		timeLimitMs = Infinity,
+		private readonly now: () => number = Date.now,
+	) {
+		this.deadline = now() + timeLimitMs;
+	}
 
 	charge(units: number): void {
 		this.spent += units;
 		if (this.spent > this.limit) throw new OutOfWork();
+		if (this.spent < this.nextClockCheck) return;
+		this.nextClockCheck = this.spent + CLOCK_CHECK_UNITS;
+		if (this.now() > this.deadline) throw new OutOfWork();
 	}
 }
+
+/** Units between two looks at the clock: well under a millisecond of work. */
+const CLOCK_CHECK_UNITS = 16_384;
 
 /** The file needs more work than the meter allows: the caller falls back to "unknown". */
 export class OutOfWork extends Error {
 	constructor() {
-		super('PDF structure: work limit reached');
+		super('PDF structure: work or time limit reached');
 		this.name = 'OutOfWork';
 	}
 }

@@ -96,4 +96,24 @@ describe.each([
 		expect(error?.message).toMatch(/damaged or incomplete/);
 		expect(unexpected).toEqual([]);
 	});
+
+	it('a stored file over 4.4 MB is refused by its size, with only its first kilobyte read', async () => {
+		const big = new Uint8Array(12_000_000);
+		big.set(new TextEncoder().encode('%PDF-1.7\n'));
+		const item = await storedItem(big, 'huge.pdf');
+		const unexpected = trapAllRequests();
+		const service = Container.get(BinaryDataService);
+		const streamed = vi.spyOn(service, 'getAsStream');
+		const readWhole = vi.spyOn(service, 'getAsBuffer');
+
+		const { error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, [item]);
+
+		expect(error?.message).toBe('Item 1 (huge.pdf): The file is 12.0 MB; the service accepts files up to about 4.4 MB');
+		expect(readWhole).not.toHaveBeenCalled();
+		// One stream, asked for in chunks of the 1,024 bytes the type check needs, and left after the first.
+		expect(streamed.mock.calls).toEqual([[item.binary!.data.id, 1024]]);
+		expect(unexpected).toEqual([]);
+		streamed.mockRestore();
+		readWhole.mockRestore();
+	});
 });

@@ -56,8 +56,10 @@ export async function inspectUpload(
 	bytes: Uint8Array,
 	fileName?: string,
 	declaredMimeType?: string,
+	/** The whole file's size when `bytes` is only its beginning (a file too large to read). */
+	size = bytes.byteLength,
 ): Promise<UploadInspection> {
-	if (bytes.byteLength === 0) {
+	if (size === 0) {
 		return problem(
 			'EMPTY_FILE',
 			'The file is empty (0 bytes)',
@@ -67,7 +69,7 @@ export async function inspectUpload(
 	const format = detectFormat(bytes);
 	if (format.kind === 'unsupported') return unsupportedFormat(format, fileName, declaredMimeType);
 
-	if (bytes.byteLength > MAX_FILE_BYTES) return tooLarge(bytes.byteLength, format.kind);
+	if (size > MAX_FILE_BYTES) return tooLarge(size, format.kind);
 
 	const accepted: FileAccepted = {
 		ok: true,

@@ -137,9 +137,11 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 	}
 
 	const pending: PendingDocument[] = [];
-	const plans = new Map<SinkTarget, PlannedUpload>();
+	const plans = new Map<SinkTarget, Pick<PlannedUpload, 'waitTimeoutMs' | 'onTimeout'>>();
 	let reusedCount = 0;
-	for (const plan of planned) {
+	// Taken off the list one by one: once a file is uploaded nothing holds its bytes any more, so
+	// 100 files of 4 MB are not all kept in memory while their results are awaited.
+	for (let plan = planned.shift(); plan; plan = planned.shift()) {
 		const { itemIndex: i, target } = plan;
 		try {
 			const { receipt: accepted, reused } = await uploadOnce(ctx, i, plan.file, plan.scannerId, plan.reuseUploads);
@@ -149,7 +151,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 				sink.emit(target, [accepted as IDataObject], 0, plan.binary);
 				continue;
 			}
-			plans.set(target, plan);
+			plans.set(target, { waitTimeoutMs: plan.waitTimeoutMs, onTimeout: plan.onTimeout });
 			pending.push({
 				id: i,
 				...(typeof target === 'number' ? {} : { slot: target }),

@@ -3,11 +3,15 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile, type UploadFile } from '../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../shared/itemError';
+import { MAX_FILE_BYTES } from '../../../shared/limits';
 import { inspectUpload } from '../../../shared/preflight/upload';
 
 /** A file as it was read, before the preflight named and typed it. */
 export interface ReadFile {
+	/** The file, or only its beginning when it is too large to send (see `size`). */
 	bytes: Uint8Array;
+	/** Set when `bytes` is only the beginning: the whole file's size, over what the service takes. */
+	size?: number;
 	frame?: Buffer;
 	fileName?: string;
 	mimeType?: string;
@@ -24,7 +28,7 @@ export async function checkUploadFile(
 	fileNameOverride: string,
 ): Promise<UploadFile & { warning?: string }> {
 	const fileName = fileNameOverride.trim() || file.fileName || `document-${itemIndex + 1}`;
-	const inspection = await inspectUpload(file.bytes, fileName, file.mimeType);
+	const inspection = await inspectUpload(file.bytes, fileName, file.mimeType, file.size);
 	if (!inspection.ok) {
 		throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} (${fileName}): ${inspection.message}`, {
 			itemIndex,
@@ -53,8 +57,7 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 		});
 	}
 	const metadata = binary[propertyName];
-	const { bytes, frame } = await readIntoFrame(ctx, itemIndex, propertyName, metadata);
-	return { bytes, frame, fileName: metadata.fileName, mimeType: metadata.mimeType };
+	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata)), fileName: metadata.fileName, mimeType: metadata.mimeType };
 }
 
 /**
@@ -63,7 +66,7 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
  * straight into it, a stored file (n8n 2.x keeps them on disk or in the database) is streamed
  * into it. A stored file whose size n8n does not know, or that is not that size, is read whole.
  */
-async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, metadata: IBinaryData): Promise<{ bytes: Uint8Array; frame?: Buffer }> {
+async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, metadata: IBinaryData): Promise<Pick<ReadFile, 'bytes' | 'frame' | 'size'>> {
 	if (!metadata.id) {
 		if (typeof metadata.data !== 'string') {
 			throw itemError(
@@ -73,11 +76,15 @@ async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, property
 				'The node before this one produced file details without the file itself. Check that node, or choose another binary property.',
 			);
 		}
-		const { frame, start } = frameForFile(Buffer.byteLength(metadata.data, 'base64'));
+		const size = Buffer.byteLength(metadata.data, 'base64');
+		// Too large to send: its first bytes tell its type for the message; the rest is never copied.
+		if (size > MAX_FILE_BYTES) return { bytes: Buffer.from(metadata.data.slice(0, HEAD_BASE64_CHARS), 'base64'), size };
+		const { frame, start } = frameForFile(size);
 		const written = frame.write(metadata.data, start, frame.length - start, 'base64');
 		return { bytes: frame.subarray(start, start + written), frame };
 	}
 	const { fileSize } = await ctx.helpers.getBinaryMetadata(metadata.id);
+	if (Number.isSafeInteger(fileSize) && fileSize > MAX_FILE_BYTES) return { bytes: await readHead(ctx, metadata.id), size: fileSize };
 	if (Number.isSafeInteger(fileSize) && fileSize > 0) {
 		const { frame, start } = frameForFile(fileSize);
 		let end = start;
@@ -94,4 +101,22 @@ async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, property
 		if (end === start + fileSize) return { bytes: frame.subarray(start, end), frame };
 	}
 	return { bytes: await ctx.helpers.getBinaryDataBuffer(itemIndex, propertyName) };
+}
+
+/** Enough of a file's beginning to tell its type (fileTypes.ts reads its first bytes). */
+const HEAD_BYTES = 1024;
+const HEAD_BASE64_CHARS = (HEAD_BYTES / 3) * 4 + 4;
+
+/** The first bytes of a stored file, without reading the rest. */
+async function readHead(ctx: IExecuteFunctions, id: string): Promise<Uint8Array> {
+	const stream = await ctx.helpers.getBinaryStream(id, HEAD_BYTES);
+	const chunks: Buffer[] = [];
+	let length = 0;
+	for await (const chunk of stream as AsyncIterable<Uint8Array>) {
+		chunks.push(Buffer.from(chunk));
+		length += chunk.byteLength;
+		if (length >= HEAD_BYTES) break;
+	}
+	stream.destroy();
+	return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
 }

@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INo
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { itemError } from '../shared/itemError';
+import { pendingResultJson } from '../shared/output/unsuccessful';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../shared/output/inputFields';
@@ -68,7 +69,8 @@ export class DocumentExtractionPoller implements INodeType {
 					},
 					inputFieldsOption,
 					{
-						displayName: 'Timeout (Seconds)',
+						// Named as on the action node ("Wait Timeout"); the parameter keeps its name for saved workflows.
+						displayName: 'Wait Timeout (Seconds)',
 						name: 'timeout',
 						type: 'number',
 						default: DEFAULT_WAIT_TIMEOUT_SECONDS,
@@ -117,7 +119,7 @@ export class DocumentExtractionPoller implements INodeType {
 					binary,
 				});
 			} catch (error) {
-				sink.fail(i, error, OUTPUT.error, {}, includedBinaryOfFailedItem(this, i));
+				sink.fail(i, error, OUTPUT.error, unreadableFields(null, error), includedBinaryOfFailedItem(this, i));
 			}
 		}
 		for (const target of targets) sink.track(target.id, target.resultId, { uploaded: false });
@@ -129,14 +131,29 @@ export class DocumentExtractionPoller implements INodeType {
 			timeoutMs,
 			routes: OUTPUT,
 			failedOutput: OUTPUT.error,
+			failedFields: unreadableFields,
 			onTimeout: ({ id: i, resultId, binary }, lastResult) =>
-				sink.emit(i, [{ ...items[i].json, result_id: resultId, status: lastResult?.status ?? 'queued' }], OUTPUT.stillProcessing, binary),
+				sink.emit(i, [{ ...items[i].json, ...pendingResultJson(resultId, lastResult?.status ?? 'queued') }], OUTPUT.stillProcessing, binary),
 		});
 		return sink.result(items.length);
 	}
 }
 
-const TIMEOUT_RULE = { label: 'Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
+/**
+ * A result that could not be read, on the Error output next to results that ended in `error`:
+ * the same first columns (result_id, status, error_code, error_message), status "unreadable".
+ */
+function unreadableFields(resultId: string | null, error: unknown): IDataObject {
+	const serviceError = error instanceof Error ? ((error as { context?: IDataObject }).context?.serviceError as { error_code?: string } | undefined) : undefined;
+	return {
+		result_id: resultId,
+		status: 'unreadable',
+		error_code: serviceError?.error_code ?? null,
+		error_message: (error instanceof Error ? error.message : String(error)).replace(/^Item \d+(?: \([^)]*\))?: /, ''),
+	};
+}
+
+const TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
 
 /** The receipt's `binary_field`, `file_name`, `file_url` and `skipped_files`, if it has any. */
 function sourceFieldsOf(json: IDataObject): IDataObject | undefined {

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext 
 import { testCredential } from '../harness/credentialTest';
 import { capturedLogs, runNode, type RunOptions, type RunResult, type TestCredential } from '../harness/engine';
 import { freshKey } from '../harness/keys';
-import { expectRoutes, expectSecretsHidden, extractParameters, numberedPdf, pdfItems, saveRow, Scenario, useSandbox, type RecordedRun, type Route } from './support';
+import { expectRoutes, expectSecretsHidden, extractParameters, numberedPdf, pdfItems, saveRow, Scenario, useSandbox, type RecordedRun } from './support';
 
 const BASE = 'https://extract.example.test';
 const EVIL = 'http://collector.example.test';
@@ -106,8 +106,10 @@ describe('the key and plain http', () => {
 		const run = await scenario.run({ nodeType: 'action', parameters: listTemplates, onError: ON_ERROR_CONTINUE });
 		scenario.finish();
 		expect(keysSeen.filter((key) => key !== ''), 'the key was sent over plain http to another host').toEqual([]);
-		// Refusing the redirect is an error item; following it without the key is an item too.
-		expectRoutes(run, 'action', [run.outputs[0][0]?.json.error === undefined ? 'ok' : 'error'], 'many');
+		// The redirect is not followed at all: the other host gets no request, and the item says why.
+		expect(scenario.requests, 'only the request to the service').toBe(1);
+		expectRoutes(run, 'action', ['error']);
+		expect(String(run.outputs[0][0].json.error)).toMatch(/302/);
 	});
 
 	it('the credential test does not follow a redirect either: the key stays, and the test does not pass', async (context) => {
@@ -273,12 +275,11 @@ describe('very large and deeply nested responses', () => {
 			runs.push(run);
 		}
 		scenario.finish();
+		// Every output mode refuses data nested past 64 levels with an error item that says so, not
+		// the JavaScript engine's own words (RangeError, Maximum call stack).
 		for (const run of runs) {
-			const route: Route = run.outputs[0][0]?.json.error === undefined ? 'ok' : 'error';
-			expectRoutes(run, 'action', [route], 'many');
-			// Either the data (as deep as the service sent it) or an error item that says what happened,
-			// not the JavaScript engine's own words.
-			if (route === 'error') expect(String(run.outputs[0][0].json.error)).not.toMatch(/RangeError|Maximum call stack/);
+			expectRoutes(run, 'action', ['error']);
+			expect(run.outputs[0][0].json.error).toBe('Item 1: The extracted data is nested more than 64 levels deep');
 		}
 	});
 });

@@ -328,7 +328,7 @@ describe('options from expressions are checked before anything is sent', () => {
 	it('the Poller refuses a timeout that is not a number of seconds, before reading', async () => {
 		const unexpected = trapAllRequests();
 		const result = await run({ nodeType: 'poller', parameters: { options: { timeout: '={{ "soon" }}' } }, input: [{ json: { result_id: resultId(1) } }] });
-		expect(result.error?.message).toBe('Item 1: "Timeout (Seconds)" must be a number greater than 0, not "soon"');
+		expect(result.error?.message).toBe('Item 1: "Wait Timeout (Seconds)" must be a number greater than 0, not "soon"');
 		expect(unexpected).toEqual([]);
 	});
 });

@@ -131,7 +131,7 @@ describe.concurrent('Document Extraction Poller through the engine, against the 
 		expect(output).toEqual(['error', 'stillProcessing', 'done', 'rejected']);
 		expect(json[0]).toMatchObject({ result_id: resultIds[0], status: 'error', error_code: 'PROCESSING_FAILED' });
 		// Still Processing carries what a loop back through a Wait node needs.
-		expect(json[1]).toMatchObject({ result_id: resultIds[1], status: 'processing' });
+		expect(json[1]).toMatchObject({ result_id: resultIds[1], status: 'processing', pending: true });
 		expect(json[2]).toMatchObject({ invoice_number: 'INV-2026-0042', total: 1234.56, _extraction: { result_id: resultIds[2], status: 'done' } });
 		expect(json[3]).toMatchObject({ result_id: resultIds[3], status: 'rejected', error_code: 'NO_TEXT' });
 
@@ -185,6 +185,13 @@ describe.concurrent('Document Extraction Poller through the engine, against the 
 		expect(json[34]).toMatchObject({ error: expect.stringMatching(/result ID is empty/) });
 		expect(json[35]).toMatchObject({ error: expect.stringMatching(/not a result ID/) });
 		expect(json[37]).toMatchObject({ error_code: 'RESULT_NOT_FOUND', http_status: 404, result_id: '3f2b8e8e-1c2d-4b5a-9e0f-aaaaaaaaaaaa' });
+		// One shape on the Error output: every item leads with result_id, status, error_code, error_message.
+		for (const [i, item] of json.entries()) {
+			if (expected[i] !== 'error') continue;
+			expect(Object.keys(item).slice(0, 4), `input ${i}`).toEqual(['result_id', 'status', 'error_code', 'error_message']);
+		}
+		expect(json[35]).toMatchObject({ result_id: null, status: 'unreadable', error_code: null, error_message: expect.stringMatching(/^"not-a-result-id" is not a result ID/) });
+		expect(json[37]).toMatchObject({ status: 'unreadable', error_message: 'No result with ID 3f2b8e8e-1c2d-4b5a-9e0f-aaaaaaaaaaaa exists in this account' });
 
 		// Each uploaded result was read exactly once, duplicates included; refused ids were never sent.
 		const stats = sandbox.stats();

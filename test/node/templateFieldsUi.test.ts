@@ -134,4 +134,17 @@ describe('Create through the engine', () => {
 			{ name: 'line_items', label: 'Lines', type: 'table', item_fields: [{ name: 'unit_price', type: 'currency', examples: ['1,234.56', '9.99'] }] },
 		]);
 	});
+
+	it('Required turned off under Options overrides a flat 0.1.0 Required on; left out there, the flat value stays', async () => {
+		const fields = await sentFields([
+			{ name: 'invoice_number', type: 'string', required: true, options: { required: false } },
+			{ name: 'total', type: 'currency', required: true, options: { label: 'Total' } },
+			{ name: 'date', type: 'date', required: true, options: { required: '={{ "false" }}' } },
+		]);
+		expect(fields).toEqual([
+			{ name: 'invoice_number', type: 'string' },
+			{ name: 'total', label: 'Total', type: 'currency', required: true },
+			{ name: 'date', type: 'date' },
+		]);
+	});
 });

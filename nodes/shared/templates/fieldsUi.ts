@@ -73,7 +73,8 @@ function optionalSettings(ui: ColumnUi): OptionalSettingsUi {
 	};
 	return {
 		label: text('label'),
-		required: ([current.required, ui.required].map(readRequired).find((value) => value !== undefined && value !== false && value !== '') ?? false) as boolean | string,
+		// A Required added under Options wins either way: off there overrides a flat 0.1.0 "on".
+		required: (readRequired(current.required !== undefined && current.required !== '' ? current.required : ui.required) ?? false) as boolean | string,
 		formatHint: text('formatHint'),
 		examples: text('examples'),
 	};

@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { getResult } from '../http/api';
 import { rateBudgetOf } from '../http/transport';
@@ -34,6 +34,8 @@ export interface AwaitOptions {
 	routes: ResultRoutes;
 	/** Output of the error item when a read fails for good (under continueOnFail). */
 	failedOutput: number;
+	/** The fields of that error item besides the error's own (default: the result ID). */
+	failedFields?(resultId: string, error: unknown): IDataObject;
 	/** Told of every result that reached a final state. */
 	onSettled?(result: Result): void;
 	/** What the node does with a document still pending at the deadline. */
@@ -61,7 +63,13 @@ export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, docum
 						return;
 					}
 					case 'failed':
-						sink.fail(document.slot ?? document.id, outcome.error, options.failedOutput, { result_id: document.resultId }, document.binary);
+						sink.fail(
+							document.slot ?? document.id,
+							outcome.error,
+							options.failedOutput,
+							options.failedFields?.(document.resultId, outcome.error) ?? { result_id: document.resultId },
+							document.binary,
+						);
 						return;
 					case 'timeout':
 						options.onTimeout(document, outcome.result);

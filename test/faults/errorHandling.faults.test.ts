@@ -135,6 +135,35 @@ describe('Retry On Fail', () => {
 		expect(stats.requests.getResult, 'the engine ran the node twice').toBeGreaterThanOrEqual(6);
 	});
 
+	it("n8n's Retry of the failed execution (a new execution, mode retry): no file is received twice, the results are read", async (context) => {
+		const scenario = Scenario.open(sandbox(), context, { plan: 'paid' });
+		const input = [...pdfItems(await documents('execution-retry', 2)), binaryItem(await blankPdf(), 'blank.pdf', 'application/pdf')];
+		const workflowId = `wf-retry-${scenario.accountId}`;
+		const failed = await scenario.run({ nodeType: 'action', parameters: extractParameters(true), input, workflowId });
+		expect(failed.error?.message).toMatch(/^Item 3: .* was rejected/);
+		const retried = await scenario.run({ nodeType: 'action', parameters: extractParameters(true), input, workflowId, mode: 'retry' });
+		expect(retried.error?.message).toMatch(/^Item 3: .* was rejected/);
+		expect(contextOf(retried).documents).toEqual(contextOf(failed).documents);
+		const stats = await scenario.finish();
+		expect(stats.uploads).toHaveLength(3);
+	});
+
+	it('Template Create of 3 where the plan has room for 2, Retry On Fail then n8n\'s Retry: each template is created once', async (context) => {
+		const scenario = Scenario.open(sandbox(), context);
+		const parameters = { resource: 'template', operation: 'create', name: '={{ $json.name }}', fieldsUi: { field: [{ name: 'total', type: 'currency' }] } };
+		const input = ['Supplier A', 'Supplier B', 'Supplier C'].map((name) => ({ json: { name } }));
+		const workflowId = `wf-templates-${scenario.accountId}`;
+		const first = await scenario.run({ nodeType: 'action', parameters, input, workflowId, retry: { maxTries: 3, waitBetweenTries: 0 } });
+		expect(first.error?.message).toMatch(/^Item 3: Template limit reached/);
+		expect(String((first.error as unknown as { description?: string }).description)).toContain('- item 1: created template "Supplier A"\n- item 2: created template "Supplier B"');
+		await scenario.run({ nodeType: 'action', parameters, input, workflowId, mode: 'retry' });
+		const stats = await scenario.finish();
+		// Item 3 is refused on each of the 3 tries and on the Retry; A and B are sent once.
+		expect(stats.requests.createScanner).toBe(2 + 3 + 1);
+		const listed = (await (await fetch(`${scenario.sandbox.baseUrl}/api/v1/scanners`, { headers: { 'x-api-key': scenario.key } })).json()) as { scanners: Array<{ name: string }> };
+		expect(listed.scanners.map((template) => template.name).filter((name) => name.startsWith('Supplier')).sort()).toEqual(['Supplier A', 'Supplier B']);
+	});
+
 	it('an upload accepted but never answered (connection dropped) is not sent again by the retries; the item says why', async (context) => {
 		const scenario = Scenario.open(sandbox(), context, { plan: 'paid' });
 		scenario.sandbox.faults.enqueue('process', 'dropAfterBody');

@@ -1,13 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { itemError } from '../shared/itemError';
+import { itemError } from '../shared/items/itemError';
 import { pendingResultJson } from '../shared/output/unsuccessful';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../shared/output/inputFields';
 import { ItemSink } from '../shared/output/itemSink';
-import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/parameters';
+import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/items/parameters';
 import { checkResultId } from '../shared/preflight/ids';
 import { getTableFields } from '../shared/templates/tableFieldOptions';
 import { awaitResults, receiptTiming, type PendingDocument } from '../shared/waiting/awaitResults';

@@ -2,7 +2,7 @@
 import type { INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { itemError, withItemLabel } from '../../nodes/shared/itemError';
+import { itemError, withItemLabel } from '../../nodes/shared/items/itemError';
 
 const node: INode = { id: '1', name: 'Document Extraction', type: 'n8n-nodes-document-extraction.documentExtraction', typeVersion: 1, position: [0, 0], parameters: {} };
 

@@ -12,16 +12,18 @@ const ROOT = join(__dirname, '..', '..');
 
 /** What each area may import besides itself. Lower layers first, as CONTRIBUTING.md draws them. */
 const MAY_IMPORT: Record<string, readonly string[]> = {
-	/** limits, schemas, parameters, wait: the base every concern stands on. */
+	/** limits, schemas, wait: the base every concern stands on. */
 	base: [],
+	/** items/: what one input item's parameters and errors say (parameters, itemError). */
+	items: ['base'],
 	'preflight/pdf': ['base'],
 	preflight: ['base', 'preflight/pdf'],
-	http: ['base'],
-	output: ['base', 'http'],
-	templates: ['base', 'http'],
-	waiting: ['base', 'http', 'output'],
+	http: ['base', 'items'],
+	output: ['base', 'items', 'http'],
+	templates: ['base', 'items', 'http'],
+	waiting: ['base', 'items', 'http', 'output'],
 	/** Each node folder (nodes/DocumentExtraction/, ...): the shared code, never another node. */
-	node: ['base', 'preflight', 'http', 'output', 'templates', 'waiting'],
+	node: ['base', 'items', 'preflight', 'http', 'output', 'templates', 'waiting'],
 	credentials: ['base', 'http'],
 };
 
@@ -116,12 +118,17 @@ describe('layers: the import graph of nodes/ and credentials/', () => {
 		expect(edges.map(layerViolation).filter(Boolean)).toEqual([]);
 	});
 
+	it('nodes/shared/ keeps at most 4 loose files: every other concern has its folder', () => {
+		const loose = readdirSync(join(ROOT, 'nodes', 'shared')).filter((entry) => entry.endsWith('.ts'));
+		expect(loose.length, loose.join(', ')).toBeLessThanOrEqual(4);
+	});
+
 	it('has no import cycle', () => {
 		expect(findCycles(edges).map((cycle) => cycle.join(' -> '))).toEqual([]);
 	});
 
 	it('catches an upward import, a node reaching into another node, and a cycle', () => {
-		expect(layerViolation({ from: 'nodes/shared/http/transport.ts', to: 'nodes/shared/waiting/scheduler.ts' })).toMatch(/http may import only http, base/);
+		expect(layerViolation({ from: 'nodes/shared/http/transport.ts', to: 'nodes/shared/waiting/scheduler.ts' })).toMatch(/http may import only http, base, items/);
 		expect(layerViolation({ from: 'nodes/shared/preflight/pdf/syntax.ts', to: 'nodes/shared/preflight/upload.ts' })).toMatch(/preflight\/pdf may import only/);
 		expect(layerViolation({ from: 'nodes/shared/limits.ts', to: 'nodes/shared/output/options.ts' })).toMatch(/base may import only base/);
 		expect(layerViolation({ from: 'nodes/shared/output/itemSink.ts', to: 'nodes/DocumentExtraction/actions/router.ts' })).toMatch(/output may import only/);

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError } from '../itemError';
+import { itemError } from '../items/itemError';
 import type { UploadAccepted } from '../schemas';
 import { uploadDocument } from './api';
 import { UPLOAD_NOT_SENT_AGAIN } from './errors';

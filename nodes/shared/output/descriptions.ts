@@ -1,6 +1,6 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { readBoolean, readChoice, readNumber, type ParameterReader } from '../parameters';
+import { readBoolean, readChoice, readNumber, type ParameterReader } from '../items/parameters';
 import { OUTPUT_MODES, type OutputOptions } from './options';
 
 /**

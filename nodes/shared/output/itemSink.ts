@@ -2,7 +2,7 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeExecutionData
 import { deepCopy, NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import type { ServiceError } from '../http/errors';
-import { itemError, itemLabel, withItemLabel } from '../itemError';
+import { itemError, itemLabel, withItemLabel } from '../items/itemError';
 import { REUSE_DAYS } from '../limits';
 import { assignVerbatim } from './safeCopy';
 

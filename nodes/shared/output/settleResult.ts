@@ -1,6 +1,6 @@
 import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError } from '../itemError';
+import { itemError } from '../items/itemError';
 import type { Result } from '../schemas';
 import type { ItemSink, SinkTarget } from './itemSink';
 import { doneResultToJson } from './mapping';

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
 import { frameForFile } from '../../../shared/http/multipart';
-import { itemError } from '../../../shared/itemError';
+import { itemError } from '../../../shared/items/itemError';
 import { formatMegabytes, MAX_FILE_BYTES } from '../../../shared/limits';
 import type { ReadFile } from './file';
 

@@ -2,14 +2,14 @@ import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } 
 
 import type { UploadFile } from '../../../shared/http/multipart';
 import { forgetResult, uploadOnce } from '../../../shared/http/uploadLedger';
-import { itemError } from '../../../shared/itemError';
+import { itemError } from '../../../shared/items/itemError';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, REUSE_DAYS } from '../../../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
 import type { ItemSink, SinkTarget } from '../../../shared/output/itemSink';
 import type { OutputOptions } from '../../../shared/output/options';
 import { pendingResultJson } from '../../../shared/output/unsuccessful';
-import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/parameters';
+import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/items/parameters';
 import { awaitResults, receiptTiming, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../../../shared/output/inputFields';
 import { itemDocuments, sourceProperties } from './source';

@@ -2,7 +2,7 @@ import type { IBinaryData, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile, type UploadFile } from '../../../shared/http/multipart';
-import { itemError, itemLabel } from '../../../shared/itemError';
+import { itemError, itemLabel } from '../../../shared/items/itemError';
 import { MAX_FILE_BYTES } from '../../../shared/limits';
 import { inspectUpload } from '../../../shared/preflight/upload';
 

@@ -1,7 +1,7 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { getResult } from '../../../shared/http/api';
-import { itemError } from '../../../shared/itemError';
+import { itemError } from '../../../shared/items/itemError';
 import { PENDING_STATUSES } from '../../../shared/limits';
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
 import type { ItemSink } from '../../../shared/output/itemSink';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { UploadFile } from '../../../shared/http/multipart';
 import type { DocumentSlot } from '../../../shared/output/itemSink';
-import { readChoice } from '../../../shared/parameters';
+import { readChoice } from '../../../shared/items/parameters';
 import { judgeAttachment, SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
 import { downloadFile } from './download';
 import { checkUploadFile, readBinaryFile } from './file';

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { itemError } from '../../../shared/itemError';
+import { itemError } from '../../../shared/items/itemError';
 import { parseFieldsJson } from '../../../shared/templates/fieldsJson';
 import { fieldsFromUi } from '../../../shared/templates/fieldsUi';
 import { validateTemplateInput } from '../../../shared/templates/validation';

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { listScanners } from '../../../shared/http/api';
 import type { ItemSink } from '../../../shared/output/itemSink';
-import { readBoolean, readNumber } from '../../../shared/parameters';
+import { readBoolean, readNumber } from '../../../shared/items/parameters';
 
 const show = { show: { resource: ['template'], operation: ['getMany'] } };
 

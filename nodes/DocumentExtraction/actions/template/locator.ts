@@ -1,6 +1,6 @@
 import type { IDisplayOptions, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { itemError } from '../../../shared/itemError';
+import { itemError } from '../../../shared/items/itemError';
 import { checkTemplateId } from '../../../shared/preflight/ids';
 
 /**

@@ -2,9 +2,9 @@ import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/http/api';
 import { forgetTemplate } from '../../../shared/http/uploadLedger';
-import { itemError } from '../../../shared/itemError';
+import { itemError } from '../../../shared/items/itemError';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
-import { readBoolean } from '../../../shared/parameters';
+import { readBoolean } from '../../../shared/items/parameters';
 import { readFields, validatedBody } from './definition';
 import { templateFieldsProperties } from './fields.description';
 import { templateIdOf, templateLocator } from './locator';

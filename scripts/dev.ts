@@ -6,6 +6,8 @@
  * - The package: built, then copied (not linked: linked, it would load this repository's own
  *   n8n-workflow, whose error classes are not n8n's) into the user folder's `.n8n/custom/`, where
  *   `tsc --watch` keeps compiling into it and n8n (N8N_DEV_RELOAD) reloads the nodes on each change.
+ *   n8n names nodes found there `CUSTOM.documentExtraction` (as with n8n-node dev), so workflows
+ *   made in this n8n use those type names.
  * - The sandbox, with a credential "Document Extraction (sandbox)" pointing at it.
  * - A user folder kept in the cache between runs (workflows and the owner survive); the owner is
  *   dev@example.com with the password printed below.
@@ -59,10 +61,12 @@ async function main(): Promise<void> {
 		writeFileSync(join(userFolder, '.n8n', 'dev-owner'), `${OWNER.email}\n`);
 	}
 	const nodeTypes = await listedNodeTypes(server.url, await ownerSession(server, OWNER));
-	const missing = Object.values(NODE_TYPES).filter((type) => !nodeTypes.includes(type));
+	// n8n names the nodes of its custom folder CUSTOM.<node>, as with n8n-node dev.
+	const expected = Object.values(NODE_TYPES).map((type) => type.replace(`${PACKAGE_NAME}.`, 'CUSTOM.'));
+	const missing = expected.filter((type) => !nodeTypes.includes(type));
 	if (missing.length > 0) throw new Error(`n8n did not load ${missing.join(', ')}:\n${server.service.output().slice(-3000)}`);
 
-	log(`\nn8n ${release.version} is running with ${PACKAGE_NAME} loaded from ${packageFolder}`);
+	log(`\nn8n ${release.version} is running with ${PACKAGE_NAME} loaded from ${packageFolder} (as ${expected.join(', ')})`);
 	log(`  Editor:     ${server.url}  (sign in as ${OWNER.email} / ${OWNER.password})`);
 	log(`  Sandbox:    ${sandbox.baseUrl}  (credential "${CREDENTIAL.name}", demo account, free plan)`);
 	log(`  User folder ${userFolder} (kept between runs)`);

@@ -14,7 +14,7 @@ describe(`npm run dev on n8n ${n8n().version}`, () => {
 		const run = spawnSync('npx', ['tsx', 'scripts/dev.ts', '--check', '--n8n', line], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 580_000 });
 		const output = `${run.stdout}\n${run.stderr}`;
 		expect(run.status, output.slice(-3000)).toBe(0);
-		expect(output).toMatch(new RegExp(`n8n ${n8n().version.replace(/\./g, '\\.')} is running with n8n-nodes-document-extraction loaded from `));
+		expect(output).toMatch(new RegExp(`n8n ${n8n().version.replace(/\./g, '\\.')} is running with n8n-nodes-document-extraction loaded from \\S+ \\(as CUSTOM\\.documentExtraction, CUSTOM\\.documentExtractionPoller\\)`));
 		expect(output).toMatch(/Editor: +http:\/\/127\.0\.0\.1:\d+ +\(sign in as dev@example\.com/);
 		expect(output).toMatch(/Sandbox: +http:\/\/127\.0\.0\.1:\d+ +\(credential "Document Extraction \(sandbox\)"/);
 	});

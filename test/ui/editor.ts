@@ -404,6 +404,17 @@ export class Editor {
 		});
 	}
 
+	/** Waits until the output panel shows `text` (a notice of the run just made, say); returns all it shows. */
+	async waitForOutputText(text: string, timeout = 90_000): Promise<string> {
+		await this.page.waitForFunction(
+			(panel: string, wanted: string) => (document.querySelector(panel) as HTMLElement | null)?.innerText.includes(wanted) ?? false,
+			{ timeout },
+			sel.outputPanel,
+			text,
+		);
+		return await this.page.$eval(sel.outputPanel, (element) => (element as HTMLElement).innerText);
+	}
+
 	/** The error the output panel shows when a step failed: its headline, and all the panel says (the advice under it). */
 	async outputError(): Promise<{ message: string; panelText: string }> {
 		const error = await this.waitFor(`${sel.outputPanel} [data-test-id="node-error-message"]`, 90_000);

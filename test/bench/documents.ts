@@ -11,7 +11,7 @@ export interface BenchDocument {
 /** Four 1-page documents, a 2-page and a 3-page one, repeated: the spec's "typical" mix of short documents. */
 const MIX: Array<FixtureName | 'twoPages'> = ['invoiceEn', 'bankStatement', 'receiptPng', 'invoiceDe', 'twoPages', 'deliveryNote'];
 
-/** `count` documents, cycling through the mix; all are readable, so every one ends `done`. */
+/** `count` documents, cycling through the mix, each uploaded on its own; all are readable, so every one ends `done`. */
 export async function benchDocuments(count: number): Promise<BenchDocument[]> {
 	const kinds = await Promise.all(
 		MIX.map(async (name): Promise<BenchDocument> => {
@@ -23,5 +23,6 @@ export async function benchDocuments(count: number): Promise<BenchDocument[]> {
 			return { bytes: fixture.bytes, fileName: fixture.fileName, mimeType: fixture.mimeType, pages: fixture.spec.pages ?? 1 };
 		}),
 	);
-	return Array.from({ length: count }, (_, i) => kinds[i % kinds.length]);
+	// A name of its own each: the same file under the same name is one upload (the upload ledger).
+	return Array.from({ length: count }, (_, i) => ({ ...kinds[i % kinds.length], fileName: `${String(i + 1).padStart(3, '0')}-${kinds[i % kinds.length].fileName}` }));
 }

@@ -197,6 +197,9 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		const table = await editor.outputTable();
 		expect(table.rows.map((row) => row[table.columns.indexOf('description')])).toEqual(invoice.line_items.map((line) => line.description));
 		expect(sandbox.stats().requests.upload).toBe(uploadsBefore);
+		// Where the notice sends the user: the option that turns it off, under Options.
+		const options = await editor.collectionChoices('Add Option');
+		expect(options).toEqual(expect.arrayContaining(['Reuse Earlier Uploads', 'Wait Timeout (Seconds)', 'Include Input Binary']));
 		await editor.closeNdv();
 	});
 

@@ -342,6 +342,29 @@ export class Editor {
 		return offered;
 	}
 
+	/**
+	 * What a collection's "Add Option" list offers (a node's Options), named as the panel shows them;
+	 * the list is closed again and nothing is added.
+	 */
+	async collectionChoices(placeholder: string): Promise<string[]> {
+		const opener = await this.page.evaluateHandle(
+			(ndv: string, text: string) =>
+				Array.from(document.querySelectorAll<HTMLElement>(`${ndv} input, ${ndv} button, ${ndv} span, ${ndv} div`)).find(
+					(element) => element.getClientRects().length > 0 && ((element as HTMLInputElement).placeholder === text || element.innerText?.trim() === text),
+				) ?? null,
+			sel.ndv,
+			placeholder,
+		);
+		const element = opener.asElement() as ElementHandle<Element> | null;
+		if (!element) throw new Error(`No "${placeholder}" in the node's panel`);
+		await element.click();
+		await this.waitForAnyVisible(DROPDOWN_ITEM);
+		const offered = (await this.texts(DROPDOWN_ITEM)).map((text) => text.split('\n')[0].trim());
+		await this.page.keyboard.press('Escape');
+		await this.waitUntilGone(DROPDOWN_ITEM);
+		return offered;
+	}
+
 	/** All the text the node's parameter panel shows (labels, hints, notices). */
 	async panelText(): Promise<string> {
 		return await this.page.$eval(sel.ndv, (element) => (element as HTMLElement).innerText);

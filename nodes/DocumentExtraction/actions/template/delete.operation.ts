@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { deleteScanner } from '../../../shared/http/api';
-import { forgetTemplate } from '../../../shared/http/uploadLedger';
 import { templateIdOf, templateLocator } from './locator';
 import { templateWrite } from './write';
 
@@ -18,10 +17,7 @@ export const { executeAll } = templateWrite((ctx, itemIndex) => {
 	return {
 		done: `deleted template ${templateId}`,
 		identity: ['delete', templateId],
-		send: async () => {
-			const deleted = await deleteScanner(ctx, templateId, itemIndex);
-			forgetTemplate(templateId);
-			return deleted as IDataObject;
-		},
+		changesTemplate: templateId,
+		send: async () => (await deleteScanner(ctx, templateId, itemIndex)) as IDataObject,
 	};
 });

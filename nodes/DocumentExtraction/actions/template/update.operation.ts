@@ -1,7 +1,6 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
 import { updateScanner } from '../../../shared/http/api';
-import { forgetTemplate } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/items/itemError';
 import { formatCount, TEMPLATE_LIMITS } from '../../../shared/limits';
 import { readBoolean } from '../../../shared/items/parameters';
@@ -78,10 +77,7 @@ export const { executeAll } = templateWrite((ctx, itemIndex) => {
 	return {
 		done: `updated template ${templateId}`,
 		identity: ['update', templateId, body],
-		send: async () => {
-			const updated = await updateScanner(ctx, templateId, body, itemIndex);
-			forgetTemplate(templateId);
-			return updated as IDataObject;
-		},
+		changesTemplate: templateId,
+		send: async () => (await updateScanner(ctx, templateId, body, itemIndex)) as IDataObject,
 	};
 });

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { mayHaveBeenApplied } from '../../../shared/http/transport';
 import { runIndexOf, SentLedger } from '../../../shared/http/sentLedger';
+import { forgetTemplate } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/items/itemError';
 import { REUSE_DAYS } from '../../../shared/limits';
 import type { ItemSink } from '../../../shared/output/itemSink';
@@ -14,6 +15,8 @@ export interface TemplateWrite {
 	done: string;
 	/** Identifies the change (with the item and run): the same change is never sent twice. */
 	identity: unknown[];
+	/** The template this change alters (Update, Delete): uploads made with it read out-of-date results. */
+	changesTemplate?: string;
 	send(): Promise<IDataObject>;
 }
 
@@ -74,6 +77,7 @@ async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write: Templ
 	);
 	if ('answer' in outcome) {
 		ledger.set(key, { kind: 'accepted', answer: outcome.answer, executionId });
+		if (write.changesTemplate) forgetTemplate(write.changesTemplate);
 		return outcome.answer;
 	}
 	if (mayHaveBeenApplied(outcome.error)) ledger.set(key, { kind: 'uncertain', message: (outcome.error as Error).message, executionId });

@@ -37,9 +37,8 @@ export const READY_MADE_TEMPLATES = 8;
 export const FIELD_TYPES = ['string', 'number', 'date', 'boolean', 'currency', 'email', 'phone', 'table'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
-/** Spec 4.4 / 8.8: wait 2-3 seconds between reads of one result; never faster than this. */
+/** Spec 4.4 / 8.8: wait 2-3 seconds between reads of one result; never less than this. */
 export const MIN_RESULT_READ_INTERVAL_MS = 2000;
-export const MAX_RESULT_READ_INTERVAL_MS = 3000;
 
 /** Spec 4.4: typical completion 3-20 s, "the caller gives up after a few minutes": both nodes' default wait. */
 export const DEFAULT_WAIT_TIMEOUT_SECONDS = 300;

@@ -6,8 +6,10 @@
  * jitter included) and the server counts fixed one-minute windows as the sandbox does. It runs in
  * seconds, so a change to the policy can be tried over many seeds before the real benchmark
  * (n8n's engine, real HTTP, about 25 minutes) confirms it. A row under the first reads one document
- * at a time as no real reader can (see Reader): the least mean delay the 2 s rule allows.
- * Figures only: nothing is asserted.
+ * at a time as no real reader can (see Reader): the least mean delay the 2 s rule allows. The last
+ * rows run one document at a time against services whose timing is not the sandbox's (twice as
+ * fast, twice as slow, +-40 % instead of +-15 %), each with its reference: the policy is not tuned
+ * to the sandbox. Figures only: nothing is asserted.
  *
  *   npm run bench:policy -- [--seeds N]
  */
@@ -20,7 +22,7 @@ import { pollResults, type PollTarget } from '../../nodes/shared/waiting/schedul
 import type { Result } from '../../nodes/shared/schemas';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
 import { seededRandom } from '../sandbox/random';
-import { completionWindow, REALISTIC_TIMING, scheduleResult } from '../sandbox/timing';
+import { completionWindow, REALISTIC_TIMING, scheduleResult, type TimingConfig } from '../sandbox/timing';
 import { benchDocuments } from './documents';
 import { quantile } from './metrics';
 
@@ -31,6 +33,8 @@ interface Scenario {
 	batch: number;
 	lanes: number;
 	requestsPerMinute: number;
+	/** The service's timing, when not the sandbox's realistic one. */
+	timing?: TimingConfig;
 }
 
 const SCENARIOS: Scenario[] = [
@@ -39,6 +43,14 @@ const SCENARIOS: Scenario[] = [
 	{ key: 'paid', title: '60 documents, batches of 10, paid plan', docs: 60, batch: 10, lanes: 1, requestsPerMinute: 120 },
 	{ key: 'shared', title: '60 documents, two loops at once on one free-plan key', docs: 60, batch: 10, lanes: 2, requestsPerMinute: 60 },
 ];
+
+const { queuedMs, baseMs, perPageMs } = REALISTIC_TIMING;
+/** One document at a time, on services that are not the sandbox. */
+const OTHER_SERVICES: Scenario[] = [
+	{ title: 'a service twice as fast', timing: { ...REALISTIC_TIMING, queuedMs: queuedMs / 2, baseMs: baseMs / 2, perPageMs: perPageMs / 2 } },
+	{ title: 'a service twice as slow', timing: { ...REALISTIC_TIMING, queuedMs: queuedMs * 2, baseMs: baseMs * 2, perPageMs: perPageMs * 2 } },
+	{ title: 'a service with +-40 % spread', timing: { ...REALISTIC_TIMING, jitter: 0.4 } },
+].map((other) => ({ ...SCENARIOS[0], key: 'single', ...other, title: `one document at a time, ${other.title}` }));
 
 /** Round trip of one request, as on a local network. */
 const LATENCY_MS = 100;
@@ -63,8 +75,8 @@ interface Figures {
 type Reader = 'policy' | 'best-under-2s-rule';
 
 /** The first read (ms after queuing) with the least mean delay when completion is uniform in the window and reads follow every `gapMs`. */
-function bestFirstReadMs(pages: number, gapMs: number): number {
-	const { fromMs, toMs } = completionWindow(REALISTIC_TIMING, pages);
+function bestFirstReadMs(timing: TimingConfig, pages: number, gapMs: number): number {
+	const { fromMs, toMs } = completionWindow(timing, pages);
 	const steps = 200;
 	const at = (i: number) => fromMs + ((toMs - fromMs) * i) / steps;
 	let best = { firstMs: toMs, meanDelayMs: Infinity };
@@ -81,6 +93,7 @@ function bestFirstReadMs(pages: number, gapMs: number): number {
 
 async function simulate(scenario: Scenario, pageMix: number[], seed: number, reader: Reader = 'policy'): Promise<Figures> {
 	// Each seed starts at another point of the server's minute.
+	const timing = scenario.timing ?? REALISTIC_TIMING;
 	const clock = new FakeClock(1_700_000_040_000 + Math.floor(seededRandom(seed)() * 60_000));
 	const server = new FakeRateServer(clock, scenario.requestsPerMinute);
 	const budget = new RateBudget(clock);
@@ -101,7 +114,7 @@ async function simulate(scenario: Scenario, pageMix: number[], seed: number, rea
 	// The read arrives half a round trip after it is sent; the next is sent 2 s after the answer, as the node does.
 	const readAtBestTimes = async (target: PollTarget) => {
 		const gapMs = MIN_RESULT_READ_INTERVAL_MS + LATENCY_MS;
-		await clock.wait(target.queuedAt! + bestFirstReadMs(target.pages!, gapMs) - LATENCY_MS / 2 - clock.now());
+		await clock.wait(target.queuedAt! + bestFirstReadMs(timing, target.pages!, gapMs) - LATENCY_MS / 2 - clock.now());
 		while ((await readResult(target.resultId)).status !== 'done') await clock.wait(MIN_RESULT_READ_INTERVAL_MS);
 	};
 
@@ -113,7 +126,7 @@ async function simulate(scenario: Scenario, pageMix: number[], seed: number, rea
 				const pages = pageMix[uploaded++ % pageMix.length];
 				let queuedAt = 0;
 				await send(() => (queuedAt = clock.now()));
-				finishAt.set(resultId, scheduleResult(REALISTIC_TIMING, resultId, queuedAt, pages).finishesAt);
+				finishAt.set(resultId, scheduleResult(timing, resultId, queuedAt, pages).finishesAt);
 				targets.push({ id: targets.length, resultId, pages, queuedAt });
 			}
 			const onOutcome = (target: PollTarget) => void delaysMs.push(clock.now() - finishAt.get(target.resultId)!);
@@ -137,9 +150,11 @@ async function main(): Promise<void> {
 
 	console.log(`Read policy in simulated time: sandbox timing, pages ${pageMix.join(',')}, ${seeds} seeds per scenario\n`);
 	const rows: string[][] = [['scenario', 'requests/doc', 'HTTP 429', 'docs/min (bound)', 'delay p50 (s)', 'delay p95 (s)']];
-	const single = SCENARIOS.find((scenario) => scenario.key === 'single')!;
-	const reference = { ...single, title: '  the same, read by a reference that knows the timing model' };
-	const runsToMake = SCENARIOS.flatMap((scenario) => [[scenario, 'policy'] as const, ...(scenario === single ? [[reference, 'best-under-2s-rule'] as const] : [])]);
+	const withReference = (scenario: Scenario) => [
+		[scenario, 'policy'] as const,
+		[{ ...scenario, title: '  the same, read by a reference that knows the timing model' }, 'best-under-2s-rule'] as const,
+	];
+	const runsToMake = [...withReference(SCENARIOS[0]), ...SCENARIOS.slice(1).map((scenario) => [scenario, 'policy'] as const), ...OTHER_SERVICES.flatMap(withReference)];
 	for (const [scenario, reader] of runsToMake) {
 		const runs = await Promise.all(Array.from({ length: seeds }, (_, seed) => simulate(scenario, pageMix, seed + 1, reader)));
 		const delays = runs.flatMap((run) => run.delaysMs.map((ms) => ms / 1000));

@@ -5,31 +5,20 @@ import { throwIfCancelled, untilCancelled, waitFor, type Wait } from '../wait';
 
 /** Spec 2.8: the limit is counted per key over a one-minute window. */
 export const RATE_WINDOW_MS = 60_000;
-
 /** Spec 8.5 says to wait `Retry-After`; a broken or hostile value must not park an execution for hours. */
 export const MAX_RATE_LIMIT_BLOCK_MS = 60_000;
-
-/** Requests left unused in every window, against rounding and requests we cannot see. */
+/** Requests left unused in every window, against rounding and requests this process cannot see. */
 const RATE_SAFETY_MARGIN = 1;
-
 /**
- * The margin once the headers show that someone else uses the key (another n8n worker or another
- * client): their requests in flight are invisible here, so leave room for about as many as one
- * execution keeps in flight. Kept for a while, since sharing rarely stops within a window.
+ * Once the headers show someone else using the key (another worker or client), room for their
+ * requests in flight, about what one execution keeps in flight; kept for a while, since sharing
+ * rarely stops within a window.
  */
 export const SHARED_KEY_SAFETY_MARGIN = 4;
 const SHARED_KEY_MEMORY_MS = 5 * RATE_WINDOW_MS;
-
-/**
- * `X-RateLimit-Reset` is in whole seconds and the spec does not say whether it is rounded up or
- * down; a window is only taken to be over one second after the announced end.
- */
+/** `X-RateLimit-Reset` is in whole seconds, rounded either way: a window ends a second after the announced end. */
 const RESET_ROUNDING_ALLOWANCE_MS = 1000;
-
-/**
- * A reservation whose response never reached `observe` (network failure) stops counting as
- * "in flight" after this long, so a lost request does not shrink the budget for ever.
- */
+/** A request whose answer never came (network failure) stops counting as in flight after this long. */
 const IN_FLIGHT_EXPIRY_MS = RATE_WINDOW_MS;
 
 export interface RateLimitSnapshot {
@@ -52,17 +41,14 @@ export interface Clock {
 const systemClock: Clock = { now: () => Date.now() };
 
 /**
- * The request budget of one API key (spec 2.8 and 8): every request waits here first, so the node
- * waits before it would exceed the limit instead of collecting 429s.
+ * The request budget of one API key (spec 2.8 and 8): every request waits here first, so nodes
+ * wait before they would exceed the limit instead of collecting 429s.
  *
- * Rule for combining the server's numbers with the local count: a response's
- * `X-RateLimit-Remaining` was computed when the server handled that request; requests this process
- * reserved but has not yet seen answered may not be counted in it. So the server's view is
- * `remaining - (other requests still in flight)`. Within the same window the budget keeps the
- * smaller of that and the local count (the server also counts other workers; the local count
- * also counts requests the server has not seen yet, and protects against an older answer arriving
- * after a newer one). When the server reports a later window than the local one, or a different
- * limit (a paid plan), the server's view replaces the local count.
+ * A response's `X-RateLimit-Remaining` was computed before this process's other requests in
+ * flight arrived, so the server's view is that minus those. Within one window the budget keeps
+ * the smaller of the server's view (it also counts other workers) and the local count (it also
+ * counts requests the server has not seen, and survives an older answer arriving late). A later
+ * window or another limit (a paid plan) in the headers replaces the local count.
  */
 export class RateBudget {
 	private limit = DEFAULT_REQUESTS_PER_MINUTE;
@@ -70,17 +56,16 @@ export class RateBudget {
 	/** 0 until the first request opens a window: before any header, a fresh window is assumed. */
 	private resetAt = 0;
 	/**
-	 * True while `resetAt` is our own guess for a window we opened. The server's window starts when
-	 * its first request arrives, so it ends a little later than the guess: the first answer about the
-	 * window replaces the guess instead of being clipped to it, or requests released at the guessed
-	 * end would arrive before the server's window ended and collect 429s.
+	 * While `resetAt` is our guess for a window we opened: the server's starts when our first request
+	 * arrives, a little later, so its first answer replaces the guess rather than being clipped to it
+	 * (requests released at the guessed end would collect 429s).
 	 */
 	private windowAssumed = false;
 	private blockedUntil = 0;
 	private ranDryAt = 0;
 	/** Until when the key counts as shared with requests this process does not make. */
 	private sharedUntil = 0;
-	/** Requests this process reserved in the current window (an upper bound of what the server counted of ours). */
+	/** Requests reserved in this window: at least what the server counted of ours. */
 	private sentInWindow = 0;
 	/** Reservation times of requests whose response has not been observed yet. */
 	private inFlight: number[] = [];

@@ -1,7 +1,7 @@
-import { RATE_WINDOW_MS, type RateBudget, type RateLimitSnapshot } from '../http/rateBudget';
-import { MAX_RESULT_READ_INTERVAL_MS, MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
+import { RATE_WINDOW_MS, type RateBudget } from '../http/rateBudget';
+import { MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
 import type { Result } from '../schemas';
-import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
+import { ExecutionCancelledError, throwIfCancelled, untilCancelled, type Wait } from '../wait';
 import { CompletionEstimator } from './completionEstimate';
 
 export interface PollTarget {
@@ -21,14 +21,14 @@ export type PollOutcome =
 	| { kind: 'failed'; error: unknown };
 
 export interface SchedulerDeps {
-	/** GET /results/{id}; the transport already waits on the RateBudget and retries 429/5xx. */
+	/** GET /results/{id}; the transport already waits on the key's rate budget and retries 429/5xx. */
 	readResult(resultId: string): Promise<Result>;
-	/** The key's budget: how much of it is free decides how eagerly results are read. */
+	/** The key's budget: how short it is of requests sets the price of a read. */
 	budget: RateBudget;
 	now(): number;
 	wait: Wait;
 	signal?: AbortSignal;
-	/** What has been learnt about completion times; defaults to one shared per budget (i.e. per key). */
+	/** What is learnt of completion times; by default one per budget, i.e. per key. */
 	estimator?: CompletionEstimator;
 }
 
@@ -38,33 +38,35 @@ export interface PollOptions {
 	onOutcome(target: PollTarget, outcome: PollOutcome): void | Promise<void>;
 }
 
-/**
- * The read policy: a result is read when it is DONE_CHANCE likely done since it was last seen
- * pending (so about 1 in 10 needs a second read), but no later than EAGER_LAG_MS after it is as
- * likely done as not: a wide estimate, as before any document was seen, then costs a second at
- * most. While the key has room, a document seen pending is read again every 2-3 s (spec 4.4):
- * about 1.2 reads per document, each seen about a second after it is done. When the key is busy
- * (see `keyIsBusy`) re-reads of a long-pending document stretch with the time it has waited, so
- * a wrong estimate costs little. docs/benchmark.md has the figures; `npm run bench:policy`
- * simulates the policy in seconds.
+/*
+ * The read policy, three rules (figures: docs/benchmark.md; `npm run bench:policy` simulates it):
+ * 1. The first read comes when the expected delay plus the price of the reads is least, by what
+ *    has been learnt of completion times (CompletionEstimator.firstReadMs).
+ * 2. A result found pending is read again 2 s after that answer (spec 4.4: every 2-3 s).
+ * 3. No read starts after the deadline; the last comes just before it.
+ * The transport keeps every read within the key's rate budget; at most MAX_CONCURRENT_READS of one
+ * call wait on it, so other executions on the key keep their turn.
  */
-const DONE_CHANCE = 0.9;
-const EAGER_LAG_MS = 1000;
-/** Of a full-rate pace for the rest of the window, the share left to uploads and other executions. */
+
+/**
+ * The price of a read in ms of delay: READ_PRICE_MS, plus up to SHORT_KEY_PRICE_MS as the key runs
+ * short of requests (`shortness`). bench:policy, 60 seeds, without the second: 2.32 requests per
+ * document one at a time, 2.27 and 2.30 for 60 in batches on the free and the paid plan; with it
+ * 2.28, 2.12 and 2.19, the median delays within 0.17 s (1.07, 1.34, 1.13 s).
+ */
+const READ_PRICE_MS = 1200;
+const SHORT_KEY_PRICE_MS = 3000;
+/** The key is short while what is left of its window covers fewer than this many reads per open document... */
+const READS_PER_DOCUMENT = 3;
+/** ...after a share of a full-rate pace for the rest of the window is kept for uploads and other executions. */
 const KEPT_FOR_OTHERS = 0.75;
-/** After a long wait, re-read at most this share of the time already waited later (a wrong estimate costs little). */
-const REREAD_BACKOFF_SHARE = 0.2;
-/** How long after the deadline the last look may still start. */
-const LAST_LOOK_GRACE_MS = MIN_RESULT_READ_INTERVAL_MS;
-/** Reads in flight at once for one call: what waits for the budget stays small, so other executions keep their turn. */
 const MAX_CONCURRENT_READS = 4;
-/** Past the deadline only answers of reads in flight are awaited; this just bounds the sleep. */
-const IDLE_RECHECK_MS = 60_000;
 
 const terminal = new Set<string>(TERMINAL_STATUSES);
 const pending = new Set<string>(PENDING_STATUSES);
+const sharedEstimators = new WeakMap<RateBudget, CompletionEstimator>();
 
-/** One watched result; several targets carrying the same result id share its reads (2 s rule per result). */
+/** One watched result; targets carrying the same result id share its reads (2 s rule per result). */
 interface Watch {
 	resultId: string;
 	targets: PollTarget[];
@@ -72,136 +74,135 @@ interface Watch {
 	queuedAt: number;
 	/** Only documents with known pages and queue time teach the estimator; guesses would mislead it. */
 	teaches: boolean;
-	/** Elapsed ms since queuing at which a read last found it pending (0: never). */
+	/** Ms after queuing when a read last found it pending (0: never). */
 	pendingAfterMs: number;
 	/** Epoch ms of the last answer; the upload counts as the first. */
 	answeredAt: number;
 	lastResult?: Result;
-	reading: boolean;
-	/** A read started at or after the last look (just before the deadline). */
-	lookedAtEnd: boolean;
-}
-
-const sharedEstimators = new WeakMap<RateBudget, CompletionEstimator>();
-
-/** Completion times are a property of the service, so executions sharing a key learn together. */
-function estimatorFor(budget: RateBudget): CompletionEstimator {
-	let estimator = sharedEstimators.get(budget);
-	if (!estimator) {
-		estimator = new CompletionEstimator();
-		sharedEstimators.set(budget, estimator);
-	}
-	return estimator;
+	/** The last read was sent just before the deadline, or after it. */
+	lookedAtEnd?: boolean;
 }
 
 /**
  * Reads each target's result until it is done, rejected, errored, unknown or out of time, calling
- * `onOutcome` for each as soon as that is known: when each is likely done, re-reads as the key's
- * free budget allows (see DONE_CHANCE and keyIsBusy); never closer than 2 s for one result (spec
- * 4.4), within the per-minute budget (spec 8, through the transport), one last look before the
- * timeout, stopping at once on cancel.
+ * `onOutcome` for each as soon as that is known; stops at once on cancel.
  */
 export async function pollResults(targets: PollTarget[], options: PollOptions, deps: SchedulerDeps): Promise<void> {
 	throwIfCancelled(deps.signal);
-	const startedAt = deps.now();
-	const deadline = startedAt + options.timeoutMs;
-	// A read due at the deadline still happens before the timeout is declared.
-	const lastLook = deadline - 1;
-	const estimator = deps.estimator ?? estimatorFor(deps.budget);
-	const open = new Set(watchTargets(targets, startedAt));
+	const deadline = deps.now() + options.timeoutMs;
+	const estimator = deps.estimator ?? sharedEstimator(deps.budget);
+	const open = new Set(watchTargets(targets, deps.now()));
+	const slots = new ReadSlots(MAX_CONCURRENT_READS);
+	// A failure or the execution's cancel stops every watch.
+	const stop = new AbortController();
+	const cancel = () => stop.abort();
+	deps.signal?.addEventListener('abort', cancel, { once: true });
+	// Every answer is news (the estimate, the key's budget): sleeping watches plan again.
+	let announce = () => undefined as void;
+	let news = new Promise<void>((resolve) => (announce = resolve));
+	let estimateStale = true;
 
-	const tasks = new Set<Promise<void>>();
-	let fatal: { error: unknown } | undefined;
-	let stopped = false;
-	let wake: () => void = () => undefined;
-	let estimatorStale = true;
-
-	const finish = async (watch: Watch, outcome: PollOutcome) => {
-		open.delete(watch);
-		for (const target of watch.targets) await options.onOutcome(target, outcome);
+	// Not from `now`: a timer that wakes late still takes the last look before the timeout.
+	const nextReadAt = (watch: Watch): number => {
+		const earliest = watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS;
+		if (watch.pendingAfterMs > 0) return earliest;
+		if (estimateStale) {
+			estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
+			estimateStale = false;
+		}
+		const price = READ_PRICE_MS + SHORT_KEY_PRICE_MS * shortness(deps.budget, open.size, deps.now());
+		const first = watch.queuedAt + estimator.firstReadMs(watch.pages, Math.max(deps.now(), earliest) - watch.queuedAt, MIN_RESULT_READ_INTERVAL_MS, price);
+		return Math.max(Math.min(first, deadline - 1), earliest);
 	};
 
-	const read = async (watch: Watch) => {
-		watch.reading = true;
+	/** Reads once; the outcome if it is final. */
+	const read = async (watch: Watch): Promise<PollOutcome | undefined> => {
 		const sentAt = deps.now();
-		if (sentAt >= lastLook) watch.lookedAtEnd = true;
 		const answer = await deps.readResult(watch.resultId).then(
 			(result) => ({ result }),
 			(error: unknown) => ({ error }),
 		);
 		// The 2 s rule counts from the answer: it also covers the transport's retries inside the read.
 		watch.answeredAt = deps.now();
-		watch.reading = false;
-		if (stopped) return;
+		estimateStale = true;
+		announce();
+		news = new Promise<void>((resolve) => (announce = resolve));
 		if ('error' in answer) {
-			// A cancelled execution stops the whole call; any other failure belongs to this target only.
-			throwIfCancelled(deps.signal);
+			// A cancel stops the whole call; any other failure belongs to this target only.
 			if (answer.error instanceof ExecutionCancelledError) throw answer.error;
-			return await finish(watch, { kind: 'failed', error: answer.error });
+			return { kind: 'failed', error: answer.error };
 		}
 		const { result } = answer;
 		watch.lastResult = result;
-		estimatorStale = true;
+		watch.lookedAtEnd = sentAt >= deadline - 1;
 		if (terminal.has(result.status)) {
 			// Only `done` is processing time; `rejected` happens before processing (spec 3.4).
 			if (result.status === 'done' && watch.teaches) estimator.record(watch.pages, watch.pendingAfterMs, watch.answeredAt - watch.queuedAt);
-			return await finish(watch, { kind: 'settled', result });
+			return { kind: 'settled', result };
 		}
-		if (!pending.has(result.status)) return await finish(watch, { kind: 'unknown-status', result });
+		if (!pending.has(result.status)) return { kind: 'unknown-status', result };
 		watch.pendingAfterMs = Math.max(watch.pendingAfterMs, sentAt - watch.queuedAt);
+		return undefined;
 	};
 
-	const start = (watch: Watch) => {
-		const task = read(watch)
-			.catch((error: unknown) => {
-				fatal ??= { error };
-			})
-			.finally(() => {
-				tasks.delete(task);
-				wake();
-			});
-		tasks.add(task);
-	};
-
-	try {
-		while (open.size > 0) {
-			// Created first, so a read answering at any point of this round cuts the coming sleep short.
-			const woken = new Promise<void>((resolve) => (wake = resolve));
-			throwIfCancelled(deps.signal);
-			if (fatal) throw fatal.error;
-			if (estimatorStale) {
-				estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
-				estimatorStale = false;
+	const follow = async (watch: Watch): Promise<PollOutcome> => {
+		for (;;) {
+			const readAt = nextReadAt(watch);
+			if (readAt >= deadline || watch.lookedAtEnd) {
+				await deps.wait(deadline - deps.now(), stop.signal);
+				return { kind: 'timeout', result: watch.lastResult };
 			}
-			const now = deps.now();
-			const budget = deps.budget.snapshot();
-			const busy = keyIsBusy(budget, open.size, now);
-			const readAt = new Map([...open].map((w) => [w, nextReadAt(w, busy, estimator, lastLook)]));
-			for (const watch of [...open]) {
-				// The last look is taken before a timeout is declared, even when the timer woke late;
-				// a grace period bounds it when the budget or the 2 s rule cannot allow it.
-				const lastLookPending = !watch.lookedAtEnd && readAt.get(watch)! <= now && now < deadline + LAST_LOOK_GRACE_MS;
-				if (!watch.reading && now >= deadline && !lastLookPending) await finish(watch, { kind: 'timeout', result: watch.lastResult });
+			if (readAt > deps.now()) {
+				await sleepUnlessNews(readAt - deps.now(), news, deps.wait, stop.signal);
+				continue;
 			}
-
-			// The longest overdue first: when more are due than may be read at once, none waits for ever.
-			const waiting = [...open].filter((w) => !w.reading);
-			const due = waiting.filter((w) => readAt.get(w)! <= now).sort((a, b) => readAt.get(a)! - readAt.get(b)!);
-			const reading = open.size - waiting.length;
-			for (const watch of due.slice(0, Math.max(0, MAX_CONCURRENT_READS - reading))) start(watch);
-
-			// Sleep until the next read is due, or the window turns (a fresh budget may end `busy`); a
-			// read answering wakes it earlier.
-			let wakeAt = deadline > now ? deadline : now + IDLE_RECHECK_MS;
-			for (const watch of waiting) if (readAt.get(watch)! > now) wakeAt = Math.min(wakeAt, readAt.get(watch)!);
-			if (budget.resetAt > now) wakeAt = Math.min(wakeAt, budget.resetAt);
-			if (open.size > 0) await sleepUnlessWoken(wakeAt - now, woken, deps);
+			const outcome = await slots.run(async () => await read(watch), stop.signal);
+			if (outcome) return outcome;
 		}
-		await Promise.all(tasks);
-		if (fatal) throw fatal.error;
+	};
+
+	const settle = async (watch: Watch) => {
+		const outcome = await follow(watch);
+		if (stop.signal.aborted) return;
+		open.delete(watch);
+		for (const target of watch.targets) await options.onOutcome(target, outcome);
+	};
+	let failure: { error: unknown } | undefined;
+	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+	try {
+		const settled = [...open].map(async (watch) =>
+			await settle(watch).catch((error: unknown) => {
+				failure ??= { error };
+				stop.abort();
+			}),
+		);
+		// Reads still in flight when the call stops are not awaited; their answers are ignored.
+		await Promise.race([Promise.all(settled), stopped]);
 	} finally {
-		stopped = true;
+		stop.abort();
+		deps.signal?.removeEventListener('abort', cancel);
 	}
+	throwIfCancelled(deps.signal);
+	if (failure) throw failure.error;
+}
+
+/** Completion times are a property of the service, so executions sharing a key learn together. */
+function sharedEstimator(budget: RateBudget): CompletionEstimator {
+	const estimator = sharedEstimators.get(budget) ?? new CompletionEstimator();
+	sharedEstimators.set(budget, estimator);
+	return estimator;
+}
+
+/**
+ * How short the key is of requests, 0 to 1: 1 when it ran dry within the last window (a request
+ * had to wait) or what is left of this window, minus a share of a full-rate pace kept for others,
+ * is gone; less as that rest covers more reads per open document.
+ */
+function shortness(budget: RateBudget, openDocuments: number, now: number): number {
+	const { blockedUntil, ranDryAt, remaining, limit, resetAt } = budget.snapshot();
+	if (blockedUntil > now || now - ranDryAt < RATE_WINDOW_MS) return 1;
+	const spare = remaining - (KEPT_FOR_OTHERS * limit * (Math.max(now, resetAt) - now)) / RATE_WINDOW_MS;
+	return spare <= 0 ? 1 : Math.min(1, (READS_PER_DOCUMENT * openDocuments) / spare);
 }
 
 function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
@@ -214,68 +215,44 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 		}
 		const pagesKnown = typeof target.pages === 'number' && target.pages > 0;
 		const queuedKnown = typeof target.queuedAt === 'number' && Number.isFinite(target.queuedAt);
-		byResult.set(target.resultId, {
-			resultId: target.resultId,
-			targets: [target],
-			pages: pagesKnown ? (target.pages as number) : 1,
-			// A queue time "after" the start can only be clock skew between the service and n8n.
-			queuedAt: queuedKnown ? Math.min(target.queuedAt as number, startedAt) : startedAt,
-			teaches: pagesKnown && queuedKnown,
-			pendingAfterMs: 0,
-			answeredAt: queuedKnown ? Math.min(target.queuedAt as number, startedAt) : startedAt,
-			reading: false,
-			lookedAtEnd: false,
-		});
+		// A queue time "after" the start can only be clock skew between the service and n8n.
+		const queuedAt = queuedKnown ? Math.min(target.queuedAt as number, startedAt) : startedAt;
+		const pages = pagesKnown ? (target.pages as number) : 1;
+		byResult.set(target.resultId, { resultId: target.resultId, targets: [target], pages, queuedAt, teaches: pagesKnown && queuedKnown, pendingAfterMs: 0, answeredAt: queuedAt });
 	}
 	return [...byResult.values()];
 }
 
-/**
- * When the result is DONE_CHANCE likely done since it was last seen pending, or EAGER_LAG_MS after
- * it is likely done if that is sooner; once seen pending, while the key is not busy, 3 s after
- * the last answer at the latest (the spec's cadence), when busy up to a share of the time waited;
- * the last look just before the deadline; and never sooner than 2 s after the previous answer
- * (spec 4.4).
- */
-function nextReadAt(watch: Watch, busy: boolean, estimator: CompletionEstimator, lastLook: number): number {
-	let at = Math.min(quantileAt(watch, DONE_CHANCE, estimator), quantileAt(watch, 0.5, estimator) + EAGER_LAG_MS);
-	if (watch.pendingAfterMs > 0) {
-		const backoff = busy ? REREAD_BACKOFF_SHARE * (watch.answeredAt - watch.queuedAt) : 0;
-		at = Math.min(at, watch.answeredAt + Math.max(MAX_RESULT_READ_INTERVAL_MS, backoff));
-	}
-	return Math.max(Math.min(at, lastLook), watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS);
-}
-
-/** When the document is done with `probability`, given when it was last seen pending. */
-function quantileAt(watch: Watch, probability: number, estimator: CompletionEstimator): number {
-	return watch.queuedAt + estimator.quantileMs(watch.pages, probability, watch.pendingAfterMs);
-}
-
-/**
- * Whether the key's budget is too tight for re-reads at the spec's cadence: it ran dry within the last window (every
- * extra read would delay another request), or what is left of this window, minus a share of a
- * full-rate pace kept for uploads and other executions, does not cover one read per open document.
- */
-function keyIsBusy(budget: RateLimitSnapshot, openDocuments: number, now: number): boolean {
-	if (budget.blockedUntil > now || now - budget.ranDryAt < RATE_WINDOW_MS) return true;
-	const windowEnd = Math.max(now, budget.resetAt);
-	const spare = budget.remaining - (KEPT_FOR_OTHERS * budget.limit * (windowEnd - now)) / RATE_WINDOW_MS;
-	return spare < openDocuments;
-}
-
-/** Sleeps until `ms` pass or `woken` resolves (a read answered), whichever is first; cancellable. */
-async function sleepUnlessWoken(ms: number, woken: Promise<void>, deps: SchedulerDeps): Promise<void> {
-	throwIfCancelled(deps.signal);
+/** Sleeps `ms`, or until `news` comes; rejects when `stop` aborts. */
+async function sleepUnlessNews(ms: number, news: Promise<void>, wait: Wait, stop: AbortSignal): Promise<void> {
 	const timer = new AbortController();
-	const forwardCancel = () => timer.abort();
-	deps.signal?.addEventListener('abort', forwardCancel, { once: true });
-	// Stopping the timer early makes the wait reject; that is the point, not an error.
-	const slept = deps.wait(ms, timer.signal).catch(() => undefined);
+	const onStop = () => timer.abort();
+	stop.addEventListener('abort', onStop, { once: true });
 	try {
-		await Promise.race([slept, woken]);
+		// Ending the timer early makes the wait reject; that is the point, not an error.
+		await Promise.race([wait(ms, timer.signal).catch(() => undefined), news]);
 	} finally {
 		timer.abort();
-		deps.signal?.removeEventListener('abort', forwardCancel);
+		stop.removeEventListener('abort', onStop);
 	}
-	throwIfCancelled(deps.signal);
+	if (stop.aborted) throw new ExecutionCancelledError();
+}
+
+/** At most `free` reads at once; the others wait in the order they came, so none waits for ever. */
+class ReadSlots {
+	private readonly waiting: Array<() => void> = [];
+
+	constructor(private free: number) {}
+
+	async run<T>(task: () => Promise<T>, stop: AbortSignal): Promise<T> {
+		if (this.free > 0) this.free -= 1;
+		else await untilCancelled(new Promise<void>((resolve) => this.waiting.push(resolve)), stop);
+		try {
+			return await task();
+		} finally {
+			const next = this.waiting.shift();
+			if (next) next();
+			else this.free += 1;
+		}
+	}
 }

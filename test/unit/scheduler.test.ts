@@ -325,6 +325,24 @@ describe('pollResults', () => {
 		expect(slower.quantileMs(1, 0.5)).toBeLessThan(1.9 * typical);
 	});
 
+	it('adds no listener per document to one signal: 30 documents print no MaxListenersExceededWarning in n8n\'s log', async () => {
+		const clock = new FakeClock();
+		const service = new FakeService(clock);
+		const start = clock.now();
+		const targets = Array.from({ length: 30 }, (_, i) => service.add(`w-${i}`, { queuedAt: start, pages: 1 + (i % 3), finishAt: start + 5_000 + i * 700 }));
+		const warnings: Error[] = [];
+		const onWarning = (warning: Error) => warnings.push(warning);
+		process.on('warning', onWarning);
+		try {
+			const emitted = await clock.run(poll(service, targets, { signal: new AbortController().signal }));
+			expect(emitted).toHaveLength(30);
+			await new Promise((resolve) => setImmediate(resolve));
+		} finally {
+			process.off('warning', onWarning);
+		}
+		expect(warnings.map((warning) => warning.name)).not.toContain('MaxListenersExceededWarning');
+	});
+
 	it('stops every read when an outcome cannot be handed on, and rejects with that error', async () => {
 		const clock = new FakeClock();
 		const service = new FakeService(clock);

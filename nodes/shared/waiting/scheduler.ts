@@ -1,7 +1,7 @@
 import { RATE_WINDOW_MS, type RateBudget } from '../http/rateBudget';
 import { MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
 import type { Result } from '../schemas';
-import { ExecutionCancelledError, throwIfCancelled, untilCancelled, type Wait } from '../wait';
+import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
 import { CompletionEstimator } from './completionEstimate';
 
 export interface PollTarget {
@@ -93,13 +93,24 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 	const estimator = deps.estimator ?? sharedEstimator(deps.budget);
 	const open = new Set(watchTargets(targets, deps.now()));
 	const slots = new ReadSlots(MAX_CONCURRENT_READS);
-	// A failure or the execution's cancel stops every watch.
-	const stop = new AbortController();
-	const cancel = () => stop.abort();
-	deps.signal?.addEventListener('abort', cancel, { once: true });
 	// Every answer is news (the estimate, the key's budget): sleeping watches plan again.
 	let announce = () => undefined as void;
 	let news = new Promise<void>((resolve) => (announce = resolve));
+	// A failure or the execution's cancel stops every watch. One listener wakes them all: one per
+	// watch would pass Node's limit of 10 per signal and print a warning in n8n's log.
+	const stop = new AbortController();
+	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
+	stop.signal.addEventListener('abort', () => (announce(), slots.turnAway()), { once: true });
+	const cancel = () => stop.abort();
+	deps.signal?.addEventListener('abort', cancel, { once: true });
+	/** Sleeps `ms`, or until news comes; throws once stopped. */
+	const sleep = async (ms: number) => {
+		const timer = new AbortController();
+		// Ending the timer early makes the wait reject; that is the point, not an error.
+		await Promise.race([deps.wait(ms, timer.signal).catch(() => undefined), news]);
+		timer.abort();
+		if (stop.signal.aborted) throw new ExecutionCancelledError();
+	};
 	let estimateStale = true;
 
 	// Not from `now`: a timer that wakes late still takes the last look before the timeout.
@@ -148,15 +159,13 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 	const follow = async (watch: Watch): Promise<PollOutcome> => {
 		for (;;) {
 			const readAt = nextReadAt(watch);
-			if (readAt >= deadline || watch.lookedAtEnd) {
-				await deps.wait(deadline - deps.now(), stop.signal);
-				return { kind: 'timeout', result: watch.lastResult };
-			}
-			if (readAt > deps.now()) {
-				await sleepUnlessNews(readAt - deps.now(), news, deps.wait, stop.signal);
+			const until = readAt >= deadline || watch.lookedAtEnd ? deadline : readAt;
+			if (until > deps.now()) {
+				await sleep(until - deps.now());
 				continue;
 			}
-			const outcome = await slots.run(async () => await read(watch), stop.signal);
+			if (until === deadline) return { kind: 'timeout', result: watch.lastResult };
+			const outcome = await slots.run(async () => await read(watch));
 			if (outcome) return outcome;
 		}
 	};
@@ -168,7 +177,6 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 		for (const target of watch.targets) await options.onOutcome(target, outcome);
 	};
 	let failure: { error: unknown } | undefined;
-	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
 	try {
 		const settled = [...open].map(async (watch) =>
 			await settle(watch).catch((error: unknown) => {
@@ -223,36 +231,26 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 	return [...byResult.values()];
 }
 
-/** Sleeps `ms`, or until `news` comes; rejects when `stop` aborts. */
-async function sleepUnlessNews(ms: number, news: Promise<void>, wait: Wait, stop: AbortSignal): Promise<void> {
-	const timer = new AbortController();
-	const onStop = () => timer.abort();
-	stop.addEventListener('abort', onStop, { once: true });
-	try {
-		// Ending the timer early makes the wait reject; that is the point, not an error.
-		await Promise.race([wait(ms, timer.signal).catch(() => undefined), news]);
-	} finally {
-		timer.abort();
-		stop.removeEventListener('abort', onStop);
-	}
-	if (stop.aborted) throw new ExecutionCancelledError();
-}
-
 /** At most `free` reads at once; the others wait in the order they came, so none waits for ever. */
 class ReadSlots {
-	private readonly waiting: Array<() => void> = [];
+	private readonly waiting: Array<{ go(): void; turnAway(): void }> = [];
 
 	constructor(private free: number) {}
 
-	async run<T>(task: () => Promise<T>, stop: AbortSignal): Promise<T> {
+	async run<T>(task: () => Promise<T>): Promise<T> {
 		if (this.free > 0) this.free -= 1;
-		else await untilCancelled(new Promise<void>((resolve) => this.waiting.push(resolve)), stop);
+		else await new Promise<void>((go, reject) => this.waiting.push({ go, turnAway: () => reject(new ExecutionCancelledError()) }));
 		try {
 			return await task();
 		} finally {
 			const next = this.waiting.shift();
-			if (next) next();
+			if (next) next.go();
 			else this.free += 1;
 		}
+	}
+
+	/** The call stopped: reads still waiting are not made. */
+	turnAway(): void {
+		for (const waiter of this.waiting.splice(0)) waiter.turnAway();
 	}
 }

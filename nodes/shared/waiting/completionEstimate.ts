@@ -6,8 +6,8 @@
  * pending was not done when the read was sent; the shift maximises their likelihood. The spread
  * is not learnt: most documents are found done at their first read, an upper bound only, and
  * those let a learnt spread shrink instead of moving the shift (bench:policy, 60 seeds, one
- * document at a time, learnt spread against fixed: 1.18 s median delay against 1.07 s; a service
- * twice as fast as typical 1.43 s against 1.26 s, twice as slow 1.58 s against 1.41 s).
+ * document at a time, learnt spread against fixed: 1.23 s median delay against 1.15 s; a service
+ * twice as fast as typical 1.58 s against 1.41 s, twice as slow 1.59 s against 1.44 s).
  */
 
 /** Spec 4.4: "typical completion is 3-20 seconds"; roughly 4 s plus 2.5 s per page. */
@@ -18,8 +18,8 @@ const SPREAD = 0.1;
 /**
  * Prior of the shift: Cauchy, scale 0.5 (log units): the spec's typical timing is a rough guess,
  * and heavy tails let a service far from it be believed once the data say so. bench:policy, 60
- * seeds, one document at a time: scale 0.25 gives 1.09 s on the sandbox but 2.02 s on a service
- * twice as fast (its first documents are read late while it learns); 0.5 gives 1.07 s and 1.26 s.
+ * seeds, one document at a time: scale 0.25 gives 1.17 s on the sandbox but 2.26 s on a service
+ * twice as fast (its first documents are read late while it learns); 0.5 gives 1.15 s and 1.41 s.
  */
 const PRIOR_SCALE = 0.5;
 /** Enough to learn one number, few enough to follow a service that changes pace. */

@@ -50,11 +50,11 @@ export interface PollOptions {
 
 /**
  * The price of a read in ms of delay: READ_PRICE_MS, plus up to SHORT_KEY_PRICE_MS as the key runs
- * short of requests (`shortness`). bench:policy, 60 seeds, without the second: 2.32 requests per
- * document one at a time, 2.27 and 2.30 for 60 in batches on the free and the paid plan; with it
- * 2.28, 2.12 and 2.19, the median delays within 0.17 s (1.07, 1.34, 1.13 s).
+ * short of requests (`shortness`). bench:policy, 60 seeds, without the second: 2.28 requests per
+ * document one at a time, 2.23 and 2.27 for 60 in batches on the free and the paid plan; with it
+ * 2.25, 2.11 and 2.17, the median delays within 0.11 s (1.15, 1.33, 1.13 s).
  */
-const READ_PRICE_MS = 1200;
+const READ_PRICE_MS = 1600;
 const SHORT_KEY_PRICE_MS = 3000;
 /** The key is short while what is left of its window covers fewer than this many reads per open document... */
 const READS_PER_DOCUMENT = 3;

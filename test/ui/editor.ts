@@ -451,13 +451,27 @@ export class Editor {
 
 	/** From the node's Credential slot: "Create new credential" opens the credential modal. */
 	async openNewCredentialModal(): Promise<void> {
+		// The panel may still be opening: which slot it shows is known once one of them is there.
+		await this.waitFor(`${sel.credentialSlotEmpty}, ${sel.credentialSelect}`);
 		if (await this.isVisible(sel.credentialSlotEmpty)) {
 			await this.page.click(sel.credentialSlotEmpty);
-		} else {
-			await (await this.waitFor(sel.credentialSelect)).click();
-			await (await this.waitFor('[data-test-id="node-credentials-select-item-new"]')).click();
+			await this.waitFor(sel.credentialModal);
+			return;
 		}
-		await this.waitFor(sel.credentialModal);
+		// A click on the list's "Create new credential" while the list still slides open can be lost
+		// (seen once on n8n 1.123.81): the list is given time to settle, and opened again if need be.
+		for (let attempt = 1; ; attempt++) {
+			if (!(await this.isVisible('[data-test-id="node-credentials-select-item-new"]'))) await (await this.waitFor(sel.credentialSelect)).click();
+			const createNew = await this.waitFor('[data-test-id="node-credentials-select-item-new"]');
+			await new Promise((resolve) => setTimeout(resolve, 500));
+			await createNew.click();
+			try {
+				await this.waitFor(sel.credentialModal, 10_000);
+				return;
+			} catch (error) {
+				if (attempt === 3) throw error;
+			}
+		}
 	}
 
 	/**

@@ -136,7 +136,7 @@ describe('pollResults', () => {
 		const emitted = await clock.run(poll(service, [odd, fine], { timeoutMs: 300_000 }));
 
 		const outcome = emitted.find((e) => e.target.resultId === 'odd')!;
-		expect(outcome.outcome).toEqual({ kind: 'unknown-status', result: { result_id: 'odd', status: 'archived' } });
+		expect(outcome.outcome).toEqual({ kind: 'settled', result: { result_id: 'odd', status: 'archived' } });
 		expect(service.reads.get('odd')?.at(-1)).toBe(outcome.at - 50);
 		expect(outcome.at - start).toBeLessThan(30_000);
 	});

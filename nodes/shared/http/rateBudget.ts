@@ -1,36 +1,30 @@
 import { createHash } from 'crypto';
 
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../limits';
-import { throwIfCancelled, untilCancelled, waitFor, type Wait } from '../wait';
+import { throwIfCancelled, waitFor, type Wait } from '../wait';
 
 /** Spec 2.8: the limit is counted per key over a one-minute window. */
 export const RATE_WINDOW_MS = 60_000;
-/** Spec 8.5 says to wait `Retry-After`; a broken or hostile value must not park an execution for hours. */
+/** Spec 8.5: wait `Retry-After`, but a broken or hostile value must not park an execution for hours. */
 export const MAX_RATE_LIMIT_BLOCK_MS = 60_000;
 /** Requests left unused in every window, against rounding and requests this process cannot see. */
 const RATE_SAFETY_MARGIN = 1;
-/**
- * Once the headers show someone else using the key (another worker or client), room for their
- * requests in flight, about what one execution keeps in flight; kept for a while, since sharing
- * rarely stops within a window.
- */
+/** Once the headers show another user of the key (worker, client): room for their requests in flight, for a while. */
 export const SHARED_KEY_SAFETY_MARGIN = 4;
 const SHARED_KEY_MEMORY_MS = 5 * RATE_WINDOW_MS;
-/** `X-RateLimit-Reset` is in whole seconds, rounded either way: a window ends a second after the announced end. */
+/** `X-RateLimit-Reset` is in whole seconds, rounded either way. */
 const RESET_ROUNDING_ALLOWANCE_MS = 1000;
 /** A request whose answer never came (network failure) stops counting as in flight after this long. */
 const IN_FLIGHT_EXPIRY_MS = RATE_WINDOW_MS;
 
 export interface RateLimitSnapshot {
-	/** Requests per minute for this key (the last `X-RateLimit-Limit`, else the free plan's 60). */
+	/** Requests per minute (the last `X-RateLimit-Limit`, else the free plan's 60). */
 	limit: number;
-	/** Requests this process may still send in the current window, safety margin already deducted. */
+	/** Requests this process may still send in the current window, margin deducted. */
 	remaining: number;
-	/** Epoch ms when the current window is taken to end. */
+	/** Epoch ms: when the current window is taken to end; before which nothing is sent (after a 429, else 0); when a request last had to wait (0: never). */
 	resetAt: number;
-	/** Epoch ms before which nothing is sent (after a 429); 0 when not blocked. */
 	blockedUntil: number;
-	/** Epoch ms when a request last had to wait for the window or a 429 (the key was asked for more than it gives); 0: never. */
 	ranDryAt: number;
 }
 
@@ -42,24 +36,18 @@ const systemClock: Clock = { now: () => Date.now() };
 
 /**
  * The request budget of one API key (spec 2.8 and 8): every request waits here first, so nodes
- * wait before they would exceed the limit instead of collecting 429s.
- *
- * A response's `X-RateLimit-Remaining` was computed before this process's other requests in
- * flight arrived, so the server's view is that minus those. Within one window the budget keeps
- * the smaller of the server's view (it also counts other workers) and the local count (it also
- * counts requests the server has not seen, and survives an older answer arriving late). A later
- * window or another limit (a paid plan) in the headers replaces the local count.
+ * wait before they would exceed the limit instead of collecting 429s. The server's view is its
+ * `X-RateLimit-Remaining` minus this process's requests still in flight; within a window the
+ * budget keeps the smaller of that (it counts other workers) and its own count (it counts what the
+ * server has not seen yet, and survives a late older answer). A later window or another limit (a
+ * paid plan) in the headers replaces the count.
  */
 export class RateBudget {
 	private limit = DEFAULT_REQUESTS_PER_MINUTE;
 	private remaining = DEFAULT_REQUESTS_PER_MINUTE;
 	/** 0 until the first request opens a window: before any header, a fresh window is assumed. */
 	private resetAt = 0;
-	/**
-	 * While `resetAt` is our guess for a window we opened: the server's starts when our first request
-	 * arrives, a little later, so its first answer replaces the guess rather than being clipped to it
-	 * (requests released at the guessed end would collect 429s).
-	 */
+	/** `resetAt` is our guess (the server's window starts a little later): its first answer replaces it, else requests released at the guessed end would collect 429s. */
 	private windowAssumed = false;
 	private blockedUntil = 0;
 	private ranDryAt = 0;
@@ -69,22 +57,37 @@ export class RateBudget {
 	private sentInWindow = 0;
 	/** Reservation times of requests whose response has not been observed yet. */
 	private inFlight: number[] = [];
-	/** Reservations are made one at a time, so concurrent callers cannot over-reserve. */
-	private queue: Promise<void> = Promise.resolve();
-
 	constructor(private readonly clock: Clock = systemClock) {}
 
-	/** Wait (cancellable) until one request may be sent without exceeding the per-minute budget, then reserve it. */
+	/**
+	 * Waits (cancellable) until one request may be sent within the per-minute budget, then
+	 * reserves it. Checking and taking happen in one synchronous step, so concurrent callers cannot
+	 * over-reserve; waiters wake in the order they began to wait.
+	 */
 	async acquire(signal?: AbortSignal, wait: Wait = waitFor): Promise<void> {
-		let release!: () => void;
-		const turn = new Promise<void>((resolve) => (release = resolve));
-		const previous = this.queue;
-		this.queue = previous.then(() => turn);
-		try {
-			await untilCancelled(previous, signal);
-			await this.reserve(signal, wait);
-		} finally {
-			release();
+		for (;;) {
+			throwIfCancelled(signal);
+			const now = this.clock.now();
+			if (now < this.blockedUntil) {
+				await wait(this.blockedUntil - now, signal);
+				continue;
+			}
+			if (now >= this.resetAt) {
+				// Nothing heard about a newer window: assume a fresh one; the next response corrects it.
+				this.remaining = this.limit;
+				this.resetAt = now + RATE_WINDOW_MS;
+				this.windowAssumed = true;
+				this.sentInWindow = 0;
+			}
+			if (this.remaining > this.margin()) {
+				this.remaining -= 1;
+				this.sentInWindow += 1;
+				this.expireInFlight(now);
+				this.inFlight.push(now);
+				return;
+			}
+			this.ranDryAt = now;
+			await wait(this.resetAt - now, signal);
 		}
 	}
 
@@ -148,33 +151,6 @@ export class RateBudget {
 			blockedUntil: this.blockedUntil > now ? this.blockedUntil : 0,
 			ranDryAt: this.ranDryAt,
 		};
-	}
-
-	private async reserve(signal: AbortSignal | undefined, wait: Wait): Promise<void> {
-		for (;;) {
-			throwIfCancelled(signal);
-			const now = this.clock.now();
-			if (now < this.blockedUntil) {
-				await wait(this.blockedUntil - now, signal);
-				continue;
-			}
-			if (now >= this.resetAt) {
-				// Nothing heard about a newer window: assume a fresh one; the next response corrects it.
-				this.remaining = this.limit;
-				this.resetAt = now + RATE_WINDOW_MS;
-				this.windowAssumed = true;
-				this.sentInWindow = 0;
-			}
-			if (this.remaining > this.margin()) {
-				this.remaining -= 1;
-				this.sentInWindow += 1;
-				this.expireInFlight(now);
-				this.inFlight.push(now);
-				return;
-			}
-			this.ranDryAt = now;
-			await wait(this.resetAt - now, signal);
-		}
 	}
 
 	private margin(): number {

@@ -56,8 +56,7 @@ export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, docum
 			onOutcome: async (target, outcome) => {
 				const document = target as PendingDocument;
 				switch (outcome.kind) {
-					case 'settled':
-					case 'unknown-status': {
+					case 'settled': {
 						options.onSettled?.(outcome.result);
 						await settleResult(ctx, sink, document.slot ?? document.id, outcome.result, document.outputOptions, options.routes, document.binary);
 						return;

@@ -1,5 +1,5 @@
 import { RATE_WINDOW_MS, type RateBudget } from '../http/rateBudget';
-import { MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES, TERMINAL_STATUSES } from '../limits';
+import { MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES } from '../limits';
 import type { Result } from '../schemas';
 import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
 import { CompletionEstimator } from './completionEstimate';
@@ -14,16 +14,12 @@ export interface PollTarget {
 	queuedAt?: number;
 }
 
-export type PollOutcome =
-	| { kind: 'settled'; result: Result }
-	| { kind: 'unknown-status'; result: Result }
-	| { kind: 'timeout'; result?: Result }
-	| { kind: 'failed'; error: unknown };
+/** `settled`: any state but queued/processing (an unknown one too: waiting on it would never end). */
+export type PollOutcome = { kind: 'settled'; result: Result } | { kind: 'timeout'; result?: Result } | { kind: 'failed'; error: unknown };
 
 export interface SchedulerDeps {
 	/** GET /results/{id}; the transport already waits on the key's rate budget and retries 429/5xx. */
 	readResult(resultId: string): Promise<Result>;
-	/** The key's budget: how short it is of requests sets the price of a read. */
 	budget: RateBudget;
 	now(): number;
 	wait: Wait;
@@ -62,7 +58,6 @@ const READS_PER_DOCUMENT = 3;
 const KEPT_FOR_OTHERS = 0.75;
 const MAX_CONCURRENT_READS = 4;
 
-const terminal = new Set<string>(TERMINAL_STATUSES);
 const pending = new Set<string>(PENDING_STATUSES);
 const sharedEstimators = new WeakMap<RateBudget, CompletionEstimator>();
 
@@ -79,55 +74,35 @@ interface Watch {
 	/** Epoch ms of the last answer; the upload counts as the first. */
 	answeredAt: number;
 	lastResult?: Result;
-	/** The last read was sent just before the deadline, or after it. */
-	lookedAtEnd?: boolean;
+	reading?: Promise<void>;
 }
 
 /**
- * Reads each target's result until it is done, rejected, errored, unknown or out of time, calling
- * `onOutcome` for each as soon as that is known; stops at once on cancel.
+ * Reads each target's result until it is settled or out of time, calling `onOutcome` for each as
+ * soon as that is known. One planner loop: it starts the reads that are due, then sleeps until
+ * the next is due or a read answers (every answer moves the estimate and the key's budget).
+ * Stops at once on cancel, or when `onOutcome` throws; reads then in flight are left unheard.
  */
 export async function pollResults(targets: PollTarget[], options: PollOptions, deps: SchedulerDeps): Promise<void> {
 	throwIfCancelled(deps.signal);
 	const deadline = deps.now() + options.timeoutMs;
 	const estimator = deps.estimator ?? sharedEstimator(deps.budget);
 	const open = new Set(watchTargets(targets, deps.now()));
-	const slots = new ReadSlots(MAX_CONCURRENT_READS);
-	// Every answer is news (the estimate, the key's budget): sleeping watches plan again.
-	let announce = () => undefined as void;
-	let news = new Promise<void>((resolve) => (announce = resolve));
-	// A failure or the execution's cancel stops every watch. One listener wakes them all: one per
-	// watch would pass Node's limit of 10 per signal and print a warning in n8n's log.
-	const stop = new AbortController();
-	const stopped = new Promise<void>((resolve) => stop.signal.addEventListener('abort', () => resolve(), { once: true }));
-	stop.signal.addEventListener('abort', () => (announce(), slots.turnAway()), { once: true });
-	const cancel = () => stop.abort();
-	deps.signal?.addEventListener('abort', cancel, { once: true });
-	/** Sleeps `ms`, or until news comes; throws once stopped. */
-	const sleep = async (ms: number) => {
-		const timer = new AbortController();
-		// Ending the timer early makes the wait reject; that is the point, not an error.
-		await Promise.race([deps.wait(ms, timer.signal).catch(() => undefined), news]);
-		timer.abort();
-		if (stop.signal.aborted) throw new ExecutionCancelledError();
-	};
-	let estimateStale = true;
+	let failure: { error: unknown } | undefined;
+	let stopped = false;
+	// One listener for the whole call wakes the planner on cancel (one per document would pass
+	// Node's limit of 10 per signal and print a warning in n8n's log).
+	let wake = () => undefined as void;
+	const onCancel = () => wake();
+	deps.signal?.addEventListener('abort', onCancel, { once: true });
 
-	// Not from `now`: a timer that wakes late still takes the last look before the timeout.
-	const nextReadAt = (watch: Watch): number => {
-		const earliest = watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS;
-		if (watch.pendingAfterMs > 0) return earliest;
-		if (estimateStale) {
-			estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
-			estimateStale = false;
-		}
-		const price = READ_PRICE_MS + SHORT_KEY_PRICE_MS * shortness(deps.budget, open.size, deps.now());
-		const first = watch.queuedAt + estimator.firstReadMs(watch.pages, Math.max(deps.now(), earliest) - watch.queuedAt, MIN_RESULT_READ_INTERVAL_MS, price);
-		return Math.max(Math.min(first, deadline - 1), earliest);
+	const settle = async (watch: Watch, outcome: PollOutcome) => {
+		open.delete(watch);
+		for (const target of watch.targets) await options.onOutcome(target, outcome);
 	};
 
-	/** Reads once; the outcome if it is final. */
-	const read = async (watch: Watch): Promise<PollOutcome | undefined> => {
+	/** Reads once; settles the watch if the answer is final. */
+	const read = async (watch: Watch) => {
 		const sentAt = deps.now();
 		const answer = await deps.readResult(watch.resultId).then(
 			(result) => ({ result }),
@@ -135,60 +110,64 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 		);
 		// The 2 s rule counts from the answer: it also covers the transport's retries inside the read.
 		watch.answeredAt = deps.now();
-		estimateStale = true;
-		announce();
-		news = new Promise<void>((resolve) => (announce = resolve));
+		if (stopped || failure) return;
 		if ('error' in answer) {
 			// A cancel stops the whole call; any other failure belongs to this target only.
 			if (answer.error instanceof ExecutionCancelledError) throw answer.error;
-			return { kind: 'failed', error: answer.error };
+			return await settle(watch, { kind: 'failed', error: answer.error });
 		}
 		const { result } = answer;
 		watch.lastResult = result;
-		watch.lookedAtEnd = sentAt >= deadline - 1;
-		if (terminal.has(result.status)) {
-			// Only `done` is processing time; `rejected` happens before processing (spec 3.4).
-			if (result.status === 'done' && watch.teaches) estimator.record(watch.pages, watch.pendingAfterMs, watch.answeredAt - watch.queuedAt);
-			return { kind: 'settled', result };
+		if (pending.has(result.status)) {
+			watch.pendingAfterMs = Math.max(watch.pendingAfterMs, sentAt - watch.queuedAt, 1);
+			return;
 		}
-		if (!pending.has(result.status)) return { kind: 'unknown-status', result };
-		watch.pendingAfterMs = Math.max(watch.pendingAfterMs, sentAt - watch.queuedAt);
-		return undefined;
+		// Only `done` is processing time; `rejected` happens before processing (spec 3.4).
+		if (result.status === 'done' && watch.teaches) estimator.record(watch.pages, watch.pendingAfterMs, watch.answeredAt - watch.queuedAt);
+		await settle(watch, { kind: 'settled', result });
 	};
 
-	const follow = async (watch: Watch): Promise<PollOutcome> => {
-		for (;;) {
-			const readAt = nextReadAt(watch);
-			const until = readAt >= deadline || watch.lookedAtEnd ? deadline : readAt;
-			if (until > deps.now()) {
-				await sleep(until - deps.now());
-				continue;
-			}
-			if (until === deadline) return { kind: 'timeout', result: watch.lastResult };
-			const outcome = await slots.run(async () => await read(watch));
-			if (outcome) return outcome;
-		}
+	const readAt = (watch: Watch, now: number, price: number): number => {
+		const earliest = watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS;
+		if (watch.pendingAfterMs > 0) return earliest;
+		const first = watch.queuedAt + estimator.firstReadMs(watch.pages, Math.max(now, earliest) - watch.queuedAt, MIN_RESULT_READ_INTERVAL_MS, price);
+		// Capped by the deadline, not by `now`: a timer that wakes late still takes the last look.
+		return Math.max(Math.min(first, deadline - 1), earliest);
 	};
 
-	const settle = async (watch: Watch) => {
-		const outcome = await follow(watch);
-		if (stop.signal.aborted) return;
-		open.delete(watch);
-		for (const target of watch.targets) await options.onOutcome(target, outcome);
-	};
-	let failure: { error: unknown } | undefined;
 	try {
-		const settled = [...open].map(async (watch) =>
-			await settle(watch).catch((error: unknown) => {
-				failure ??= { error };
-				stop.abort();
-			}),
-		);
-		// Reads still in flight when the call stops are not awaited; their answers are ignored.
-		await Promise.race([Promise.all(settled), stopped]);
+		while (open.size > 0 && !failure) {
+			throwIfCancelled(deps.signal);
+			const now = deps.now();
+			estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
+			const idle = [...open].filter((watch) => !watch.reading);
+			const price = READ_PRICE_MS + SHORT_KEY_PRICE_MS * shortness(deps.budget, open.size, now);
+			const plan = idle.map((watch) => ({ watch, at: readAt(watch, now, price) })).sort((a, b) => a.at - b.at);
+			let wakeAt = Infinity;
+			let free = MAX_CONCURRENT_READS - (open.size - idle.length);
+			for (const { watch, at } of plan) {
+				if (at >= deadline && now >= deadline) await settle(watch, { kind: 'timeout', result: watch.lastResult });
+				else if (at > now) wakeAt = Math.min(wakeAt, at, deadline);
+				else if (free > 0) {
+					free -= 1;
+					watch.reading = read(watch)
+						.catch((error: unknown) => void (failure ??= { error }))
+						.finally(() => (watch.reading = undefined));
+				} // else due, but no slot is free: the next answer frees one and wakes the planner.
+			}
+			if (open.size === 0) break;
+			// Sleeps until the next read is due, a read answers, or the execution is cancelled.
+			const timer = new AbortController();
+			await new Promise<void>((resolve) => {
+				wake = resolve;
+				if (wakeAt < Infinity) void deps.wait(Math.max(wakeAt - now, 0), timer.signal).then(resolve, resolve);
+				for (const watch of open) void watch.reading?.then(resolve);
+			});
+			timer.abort();
+		}
 	} finally {
-		stop.abort();
-		deps.signal?.removeEventListener('abort', cancel);
+		stopped = true;
+		deps.signal?.removeEventListener('abort', onCancel);
 	}
 	throwIfCancelled(deps.signal);
 	if (failure) throw failure.error;
@@ -226,31 +205,15 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 		// A queue time "after" the start can only be clock skew between the service and n8n.
 		const queuedAt = queuedKnown ? Math.min(target.queuedAt as number, startedAt) : startedAt;
 		const pages = pagesKnown ? (target.pages as number) : 1;
-		byResult.set(target.resultId, { resultId: target.resultId, targets: [target], pages, queuedAt, teaches: pagesKnown && queuedKnown, pendingAfterMs: 0, answeredAt: queuedAt });
+		byResult.set(target.resultId, {
+			resultId: target.resultId,
+			targets: [target],
+			pages,
+			queuedAt,
+			teaches: pagesKnown && queuedKnown,
+			pendingAfterMs: 0,
+			answeredAt: queuedAt,
+		});
 	}
 	return [...byResult.values()];
-}
-
-/** At most `free` reads at once; the others wait in the order they came, so none waits for ever. */
-class ReadSlots {
-	private readonly waiting: Array<{ go(): void; turnAway(): void }> = [];
-
-	constructor(private free: number) {}
-
-	async run<T>(task: () => Promise<T>): Promise<T> {
-		if (this.free > 0) this.free -= 1;
-		else await new Promise<void>((go, reject) => this.waiting.push({ go, turnAway: () => reject(new ExecutionCancelledError()) }));
-		try {
-			return await task();
-		} finally {
-			const next = this.waiting.shift();
-			if (next) next.go();
-			else this.free += 1;
-		}
-	}
-
-	/** The call stopped: reads still waiting are not made. */
-	turnAway(): void {
-		for (const waiter of this.waiting.splice(0)) waiter.turnAway();
-	}
 }

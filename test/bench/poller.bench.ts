@@ -39,7 +39,7 @@ import type { PeerRun } from './peerChild';
 import { PEER_NAMES, PEER_STYLES, type PeerName } from './peers';
 import { runExtractionWorkflow, runOneAtATime, type FlowRun } from './workflow';
 
-const DEFAULTS = { docs: 60, runs: 20, batch: 10 };
+const DEFAULTS = { docs: 60, runs: 60, batch: 10 };
 /** The Poller's timeout per batch: far above the slowest typical document, so nothing times out. */
 const POLLER_TIMEOUT_SECONDS = 300;
 /** Starting 16 TypeScript processes at once on a busy 2-core machine takes a while. */

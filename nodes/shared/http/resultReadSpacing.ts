@@ -4,9 +4,8 @@ import type { RateBudget } from './rateBudget';
 
 /**
  * Spec 4.4: 2-3 s between reads of one result. The scheduler keeps that within one run of a
- * node; this keeps it across runs in the same n8n process: n8n's "Retry On Fail" (or a re-run of
- * the node) reads the same results again a second or less after the last try read them. Kept
- * per key, like the rate budget the reads are counted against.
+ * node; this keeps it across runs in one n8n process: n8n's "Retry On Fail" (or a re-run) reads
+ * the same results again a second or less after the last try. Kept per key, like the budget.
  */
 const lastReadEnded = new WeakMap<RateBudget, Map<string, number>>();
 
@@ -17,11 +16,8 @@ export async function waitForReadTurn(budget: RateBudget, resultId: string, sign
 }
 
 export function readEnded(budget: RateBudget, resultId: string, now = Date.now()): void {
-	let reads = lastReadEnded.get(budget);
-	if (!reads) {
-		reads = new Map();
-		lastReadEnded.set(budget, reads);
-	}
+	const reads = lastReadEnded.get(budget) ?? new Map<string, number>();
+	lastReadEnded.set(budget, reads);
 	reads.delete(resultId);
 	reads.set(resultId, now);
 	// Insertion order is age order: entries older than the interval no longer hold anything back.

@@ -12,9 +12,10 @@ const TYPICAL_BASE_MS = 4000;
 const TYPICAL_PER_PAGE_MS = 2500;
 /**
  * Logistic scale of log(duration): 90 % of documents within about -25 % / +35 % of the median.
- * The shape, not the learning, is what the reference reader has over this policy: knowing the
- * sandbox's shift, this shape gives 1.12 s at 2.25 requests, the sandbox's own (+-15 % uniform)
- * 1.04 s at 2.21 (bench:policy, 60 seeds); a real service's shape is not known.
+ * The shape, not the learning, is what the reference reader has over this policy: given the
+ * sandbox's median and spread, this shape reads one document at 1.12 s for 2.25 requests, the
+ * sandbox's own (+-15 % uniform) at 1.04 s for 2.22 (bench:policy, 200 seeds, no read price).
+ * A real service's shape is not known.
  */
 const SPREAD = 0.1;
 /**

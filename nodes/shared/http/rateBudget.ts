@@ -62,7 +62,7 @@ export class RateBudget {
 	/**
 	 * Waits (cancellable) until one request may be sent within the per-minute budget, then
 	 * reserves it. Checking and taking happen in one synchronous step, so concurrent callers cannot
-	 * over-reserve; waiters wake in the order they began to wait.
+	 * over-reserve; waiters try again when the window ends or the block lifts.
 	 */
 	async acquire(signal?: AbortSignal, wait: Wait = waitFor): Promise<void> {
 		for (;;) {

@@ -53,8 +53,7 @@ export const DEFAULT_REQUESTS_PER_MINUTE = 60;
  */
 export const REUSE_DAYS = 7;
 
-/** Spec 2.4: the states of a result. */
-export const TERMINAL_STATUSES = ['done', 'error', 'rejected'] as const;
+/** Spec 2.4: the states in which a result is still being worked on (`done`, `error`, `rejected` are final). */
 export const PENDING_STATUSES = ['queued', 'processing'] as const;
 
 /** A count as messages write it: 2,000. */

@@ -144,7 +144,7 @@ async function simulate(scenario: Scenario, pageMix: number[], seed: number, rea
 
 async function main(): Promise<void> {
 	const { values } = parseArgs({ args: process.argv.slice(2), strict: true, options: { seeds: { type: 'string' } } });
-	const seeds = values.seeds === undefined ? 20 : Number(values.seeds);
+	const seeds = values.seeds === undefined ? 200 : Number(values.seeds);
 	if (!Number.isInteger(seeds) || seeds < 1) throw new Error(`--seeds needs a positive integer, got ${values.seeds}`);
 	const pageMix = (await benchDocuments(6)).map((document) => document.pages);
 

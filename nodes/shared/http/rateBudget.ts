@@ -22,10 +22,8 @@ export interface RateLimitSnapshot {
 	limit: number;
 	/** Requests this process may still send in the current window, margin deducted. */
 	remaining: number;
-	/** Epoch ms: when the current window is taken to end; before which nothing is sent (after a 429, else 0); when a request last had to wait (0: never). */
+	/** Epoch ms when the current window is taken to end. */
 	resetAt: number;
-	blockedUntil: number;
-	ranDryAt: number;
 }
 
 export interface Clock {
@@ -50,7 +48,6 @@ export class RateBudget {
 	/** `resetAt` is our guess (the server's window starts a little later): its first answer replaces it, else requests released at the guessed end would collect 429s. */
 	private windowAssumed = false;
 	private blockedUntil = 0;
-	private ranDryAt = 0;
 	/** Until when the key counts as shared with requests this process does not make. */
 	private sharedUntil = 0;
 	/** Requests reserved in this window: at least what the server counted of ours. */
@@ -86,7 +83,6 @@ export class RateBudget {
 				this.inFlight.push(now);
 				return;
 			}
-			this.ranDryAt = now;
 			await wait(this.resetAt - now, signal);
 		}
 	}
@@ -133,7 +129,6 @@ export class RateBudget {
 		if (!Number.isFinite(ms) || ms <= 0) return;
 		const until = this.clock.now() + Math.min(ms, MAX_RATE_LIMIT_BLOCK_MS);
 		this.blockedUntil = Math.max(this.blockedUntil, until);
-		this.ranDryAt = this.clock.now();
 		this.remaining = 0;
 		// Retry-After tells when the server accepts again, i.e. when its window ends.
 		this.resetAt = this.blockedUntil;
@@ -148,8 +143,6 @@ export class RateBudget {
 			limit: this.limit,
 			remaining: Math.max(0, remaining - this.margin()),
 			resetAt: windowOver ? now + RATE_WINDOW_MS : this.resetAt,
-			blockedUntil: this.blockedUntil > now ? this.blockedUntil : 0,
-			ranDryAt: this.ranDryAt,
 		};
 	}
 

@@ -47,7 +47,12 @@ export class CompletionEstimator {
 		if (this.completed.length > MAX_OBSERVATIONS) this.completed.shift();
 	}
 
-	/** Refits the shift to the finished documents and to those still pending (seen pending until `afterMs`). */
+	/**
+	 * Refits the shift to the finished documents and to those still pending (seen pending until
+	 * `afterMs`). The pending ones move it before they finish: 0.02 fewer requests per document in
+	 * batches (bench:policy, 200 seeds: 2.13, 2.19 and 2.12 on the free plan, the paid plan and two
+	 * loops on one key, against 2.15, 2.20 and 2.14 from finished documents alone).
+	 */
 	fit(stillPending: Array<{ pages: number; afterMs: number }> = []): void {
 		const bounds = [...this.completed, ...stillPending.map((p) => ({ ...p, byMs: Infinity }))].map(({ pages, afterMs, byMs }) => ({
 			low: Math.log(afterMs / typicalMs(pages)),

@@ -1,4 +1,4 @@
-import { RATE_WINDOW_MS, type RateBudget } from '../http/rateBudget';
+import type { RateBudget } from '../http/rateBudget';
 import { MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES } from '../limits';
 import type { Result } from '../schemas';
 import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
@@ -46,16 +46,15 @@ export interface PollOptions {
 
 /**
  * The price of a read in ms of delay: READ_PRICE_MS, plus up to SHORT_KEY_PRICE_MS as the key runs
- * short of requests (`shortness`). bench:policy, 60 seeds, without the second: 2.28 requests per
- * document one at a time, 2.23 and 2.27 for 60 in batches on the free and the paid plan; with it
- * 2.25, 2.11 and 2.17, the median delays within 0.11 s (1.15, 1.33, 1.13 s).
+ * short of requests (`shortness`). bench:policy, 200 seeds, one document at a time: no price 2.65
+ * requests per document at 1.09 s median delay, 0.8 s 2.36 at 1.08 s, 1.8 s 2.25 at 1.11 s (the
+ * price spares rereads, not delay). Without the second, 60 documents in batches cost 2.22 and 2.26
+ * requests each on the free and the paid plan instead of 2.13 and 2.19, medians within 0.05 s.
  */
-const READ_PRICE_MS = 1600;
+const READ_PRICE_MS = 1800;
 const SHORT_KEY_PRICE_MS = 3000;
-/** The key is short while what is left of its window covers fewer than this many reads per open document... */
-const READS_PER_DOCUMENT = 3;
-/** ...after a share of a full-rate pace for the rest of the window is kept for uploads and other executions. */
-const KEPT_FOR_OTHERS = 0.75;
+/** The key is short while what is left of its window covers fewer than this many reads per open document. */
+const READS_PER_DOCUMENT = 4;
 const MAX_CONCURRENT_READS = 4;
 
 const pending = new Set<string>(PENDING_STATUSES);
@@ -141,7 +140,7 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 			const now = deps.now();
 			estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
 			const idle = [...open].filter((watch) => !watch.reading);
-			const price = READ_PRICE_MS + SHORT_KEY_PRICE_MS * shortness(deps.budget, open.size, now);
+			const price = READ_PRICE_MS + SHORT_KEY_PRICE_MS * shortness(deps.budget, open.size);
 			const plan = idle.map((watch) => ({ watch, at: readAt(watch, now, price) })).sort((a, b) => a.at - b.at);
 			let wakeAt = Infinity;
 			let free = MAX_CONCURRENT_READS - (open.size - idle.length);
@@ -180,16 +179,9 @@ function sharedEstimator(budget: RateBudget): CompletionEstimator {
 	return estimator;
 }
 
-/**
- * How short the key is of requests, 0 to 1: 1 when it ran dry within the last window (a request
- * had to wait) or what is left of this window, minus a share of a full-rate pace kept for others,
- * is gone; less as that rest covers more reads per open document.
- */
-function shortness(budget: RateBudget, openDocuments: number, now: number): number {
-	const { blockedUntil, ranDryAt, remaining, limit, resetAt } = budget.snapshot();
-	if (blockedUntil > now || now - ranDryAt < RATE_WINDOW_MS) return 1;
-	const spare = remaining - (KEPT_FOR_OTHERS * limit * (Math.max(now, resetAt) - now)) / RATE_WINDOW_MS;
-	return spare <= 0 ? 1 : Math.min(1, (READS_PER_DOCUMENT * openDocuments) / spare);
+/** How short the key is of requests, 0 to 1: 1 when what is left of this window (nothing after a 429) is gone. */
+function shortness(budget: RateBudget, openDocuments: number): number {
+	return Math.min(1, (READS_PER_DOCUMENT * openDocuments) / budget.snapshot().remaining);
 }
 
 function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {

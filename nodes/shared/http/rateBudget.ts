@@ -157,14 +157,10 @@ export class RateBudget {
 	}
 }
 
-/** A non-negative integer header value, or undefined for a missing or garbage one. */
+/** A non-negative integer header value (at most 15 digits, so exact), or undefined for a missing or garbage one. */
 function readCount(value: unknown): number | undefined {
-	const text = Array.isArray(value) ? value[0] : value;
-	if (typeof text !== 'string' && typeof text !== 'number') return undefined;
-	const trimmed = String(text).trim();
-	if (!/^\d+$/.test(trimmed)) return undefined;
-	const count = Number(trimmed);
-	return Number.isSafeInteger(count) ? count : undefined;
+	const text = String(Array.isArray(value) ? value[0] : value).trim();
+	return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
 const budgets = new Map<string, RateBudget>();
@@ -176,10 +172,7 @@ const budgets = new Map<string, RateBudget>();
  */
 export function rateBudgetFor(apiKey: string, baseUrl: string): RateBudget {
 	const fingerprint = createHash('sha256').update(baseUrl).update('\n').update(apiKey).digest('hex');
-	let budget = budgets.get(fingerprint);
-	if (!budget) {
-		budget = new RateBudget();
-		budgets.set(fingerprint, budget);
-	}
+	const budget = budgets.get(fingerprint) ?? new RateBudget();
+	budgets.set(fingerprint, budget);
 	return budget;
 }

@@ -44,6 +44,24 @@ export function pipelineFigures(stats: SandboxStats, docs: number, wallMs: numbe
 	};
 }
 
+/** Runs of one scenario as one: wall time and requests per run (means); the 429s and delays of all of them; the closest reads of any. */
+export function poolRuns(runs: PipelineFigures[]): PipelineFigures {
+	const mean = (value: (figures: PipelineFigures) => number) => runs.reduce((sum, figures) => sum + value(figures), 0) / runs.length;
+	const { docs } = runs[0];
+	const [wallSeconds, requests] = [mean((f) => f.wallSeconds), mean((f) => f.requests)];
+	const closest = runs.flatMap((f) => (f.closestReadsMs === null ? [] : [f.closestReadsMs]));
+	return {
+		docs,
+		wallSeconds,
+		docsPerMinute: docs / (wallSeconds / 60),
+		requests,
+		requestsPerDoc: requests / docs,
+		http429: runs.reduce((sum, f) => sum + f.http429, 0),
+		emitDelays: runs.flatMap((f) => f.emitDelays),
+		closestReadsMs: closest.length > 0 ? Math.min(...closest) : null,
+	};
+}
+
 /** The q-quantile (0..1) by linear interpolation; NaN for no data. */
 export function quantile(values: number[], q: number): number {
 	if (values.length === 0) return NaN;

@@ -33,7 +33,7 @@ import { outputOf, spawnTs, waitForOutput } from './childProcess';
 import { benchDocuments } from './documents';
 import { measureStatementMapping, type MappingTimes } from './mapping';
 import type { UploadMemory } from './memory';
-import { pipelineFigures, quantile, type PipelineFigures } from './metrics';
+import { pipelineFigures, poolRuns, quantile, type PipelineFigures } from './metrics';
 import { parseBenchArgs, type BenchOptions, type ScenarioKey } from './options';
 import type { PeerRun } from './peerChild';
 import { PEER_NAMES, PEER_STYLES, type PeerName } from './peers';
@@ -44,6 +44,12 @@ const DEFAULTS = { docs: 60, runs: 60, batch: 10 };
 const POLLER_TIMEOUT_SECONDS = 300;
 /** Starting 16 TypeScript processes at once on a busy 2-core machine takes a while. */
 const PEER_START_TIMEOUT_MS = 180_000;
+/**
+ * Runs of the batch scenario for this package (the peers run once, ten minutes each): its median
+ * delay is a target, and one run of 60 documents is a draw (bench:policy, 400 seeds: 14 % of such
+ * runs have a median over 1.5 s, before and after the policy of 2026-11-26; of three pooled, 3 %).
+ */
+const BATCH_RUNS = 3;
 /** Runs of the memory measurement, each in a fresh process; the median is reported. */
 const MEMORY_RUNS = 3;
 
@@ -57,6 +63,8 @@ interface Scenario {
 	batch: number;
 	lanes: number;
 	requestsPerMinute: number;
+	/** Runs of this package, each in a fresh sandbox: their figures are pooled (poolRuns). */
+	repeats: number;
 }
 
 interface ScenarioResult {
@@ -69,8 +77,8 @@ interface ScenarioResult {
 function scenariosOf(options: BenchOptions): Scenario[] {
 	const free = FREE_PLAN_REQUESTS_PER_MINUTE;
 	const all: Scenario[] = [
-		{ key: 'single', title: `One document at a time, ${options.runs} runs (Extract with Wait for Result), free plan`, docs: options.runs, batch: 1, lanes: 1, requestsPerMinute: free },
-		{ key: 'batch', title: `${options.docs} documents, free plan (${free} requests/min), one loop of batches of ${options.batch}`, docs: options.docs, batch: options.batch, lanes: 1, requestsPerMinute: free },
+		{ key: 'single', title: `One document at a time, ${options.runs} runs (Extract with Wait for Result), free plan`, docs: options.runs, batch: 1, lanes: 1, requestsPerMinute: free, repeats: 1 },
+		{ key: 'batch', title: `${options.docs} documents, free plan (${free} requests/min), one loop of batches of ${options.batch}`, docs: options.docs, batch: options.batch, lanes: 1, requestsPerMinute: free, repeats: BATCH_RUNS },
 		{
 			key: 'paid',
 			title: `${options.docs} documents, paid plan (${PAID_PLAN_REQUESTS_PER_MINUTE} requests/min), one loop of batches of ${options.batch}`,
@@ -78,8 +86,9 @@ function scenariosOf(options: BenchOptions): Scenario[] {
 			batch: options.batch,
 			lanes: 1,
 			requestsPerMinute: PAID_PLAN_REQUESTS_PER_MINUTE,
+			repeats: 1,
 		},
-		{ key: 'shared', title: `${options.docs} documents, free plan, two executions at once on one key, batches of ${options.batch}`, docs: options.docs, batch: options.batch, lanes: 2, requestsPerMinute: free },
+		{ key: 'shared', title: `${options.docs} documents, free plan, two executions at once on one key, batches of ${options.batch}`, docs: options.docs, batch: options.batch, lanes: 2, requestsPerMinute: free, repeats: 1 },
 	];
 	return all.filter((scenario) => options.only.includes(scenario.key));
 }
@@ -108,6 +117,14 @@ async function main(): Promise<void> {
 }
 
 async function runNodeScenario(scenario: Scenario, fast: boolean): Promise<{ figures: PipelineFigures; run: FlowRun }> {
+	const runs: Array<{ figures: PipelineFigures; run: FlowRun }> = [];
+	for (let i = 0; i < scenario.repeats; i++) runs.push(await runNodeScenarioOnce(scenario, fast));
+	const flows = runs.map(({ run }) => run);
+	const outputs = flows.map((run) => run.outputs).reduce((sum, counts) => sum.map((count, i) => count + counts[i]) as FlowRun['outputs']);
+	return { figures: poolRuns(runs.map(({ figures }) => figures)), run: { startedAt: flows[0].startedAt, endedAt: flows.at(-1)!.endedAt, outputs, failures: flows.flatMap((run) => run.failures) } };
+}
+
+async function runNodeScenarioOnce(scenario: Scenario, fast: boolean): Promise<{ figures: PipelineFigures; run: FlowRun }> {
 	const sandbox = await startBenchSandbox(fast, scenario.requestsPerMinute);
 	try {
 		const documents = await benchDocuments(scenario.docs);
@@ -152,12 +169,12 @@ function printScenario({ scenario, node, run, peers }: ScenarioResult, fast: boo
 	const columns: Array<[string, PipelineFigures]> = [['this package', node], ...PEER_NAMES.map((peer): [string, PipelineFigures] => [PEER_STYLES[peer].label, peers[peer]])];
 	const delay = (figures: PipelineFigures, q: number) => (fast ? '-' : fixed(q === 1 ? Math.max(...figures.emitDelays) : quantile(figures.emitDelays, q), 2));
 	const row = (label: string, cell: (figures: PipelineFigures) => string, boundCell: string) => [label, ...columns.map(([, figures]) => cell(figures)), boundCell];
-	console.log(`\n${scenario.title}:`);
+	console.log(`\n${scenario.title}${scenario.repeats > 1 ? ` (this package: ${scenario.repeats} runs, wall time and requests their mean, 429s and delays all of them; the peers: one run)` : ''}:`);
 	printTable([
 		['', ...columns.map(([label]) => label), 'rate-limit bound'],
 		row('wall time (s)', (f) => fixed(f.wallSeconds, 1), scenario.key === 'single' ? '-' : fixed((scenario.docs / bound) * 60, 1)),
 		row('documents per minute', (f) => fixed(f.docsPerMinute, 1), scenario.key === 'single' ? '-' : fixed(bound, 1)),
-		row('requests', (f) => String(f.requests), String(scenario.docs * 2)),
+		row('requests', (f) => fixed(f.requests, 0), String(scenario.docs * 2)),
 		row('requests per document', (f) => fixed(f.requestsPerDoc, 2), '2.00'),
 		row('HTTP 429 received', (f) => String(f.http429), '0'),
 		row('emission delay p50 (s)', (f) => delay(f, 0.5), '-'),
@@ -166,7 +183,8 @@ function printScenario({ scenario, node, run, peers }: ScenarioResult, fast: boo
 		row('closest reads of one result (s)', (f) => seconds(f.closestReadsMs), '>= 2.00'),
 	]);
 	const done = run.outputs[0];
-	if (done !== scenario.docs || run.failures.length > 0) console.log(`This package: ${done} of ${scenario.docs} documents done; failures: ${run.failures.join('; ') || 'none'}`);
+	const docs = scenario.docs * scenario.repeats;
+	if (done !== docs || run.failures.length > 0) console.log(`This package: ${done} of ${docs} documents done; failures: ${run.failures.join('; ') || 'none'}`);
 }
 
 function printTargets(results: ScenarioResult[], memory: UploadMemory | undefined): void {

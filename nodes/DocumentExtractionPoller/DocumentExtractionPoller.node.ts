@@ -1,12 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { errorCodeOf } from '../shared/http/errors';
 import { itemError } from '../shared/items/itemError';
 import { pendingResultJson } from '../shared/output/unsuccessful';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../shared/output/inputFields';
 import { ItemSink } from '../shared/output/itemSink';
+import type { Charge } from '../shared/output/mapping';
 import { includedBinary, includedBinaryOfFailedItem, readNumber } from '../shared/items/parameters';
 import { checkResultId } from '../shared/preflight/ids';
 import { getTableFields } from '../shared/templates/tableFieldOptions';
@@ -117,12 +119,14 @@ export class DocumentExtractionPoller implements INodeType {
 					// Checked before polling: a setting that cannot be applied fails its item without a read.
 					outputOptions: readOutputOptions(this, i),
 					binary,
+					// A receipt of a document extracted before (Extract reused it or paid again): its items say so, as Extract's would.
+					charge: chargeOfReceipt(json),
 				});
 			} catch (error) {
 				sink.fail(i, error, OUTPUT.error, unreadableFields(null, error), includedBinaryOfFailedItem(this, i));
 			}
 		}
-		for (const target of targets) sink.track(target.id, target.resultId, { uploaded: false });
+		for (const target of targets) sink.track(target.id, target.resultId, 'read');
 		// A result that cannot be read (e.g. an unknown ID) under On Error = Stop stops the node only
 		// once the others are known, and the error lists them all with their result IDs.
 		sink.holdFailures();
@@ -144,13 +148,17 @@ export class DocumentExtractionPoller implements INodeType {
  * the same first columns (result_id, status, error_code, error_message), status "unreadable".
  */
 function unreadableFields(resultId: string | null, error: unknown): IDataObject {
-	const serviceError = error instanceof Error ? ((error as { context?: IDataObject }).context?.serviceError as { error_code?: string } | undefined) : undefined;
 	return {
 		result_id: resultId,
 		status: 'unreadable',
-		error_code: serviceError?.error_code ?? null,
+		error_code: errorCodeOf(error) ?? null,
 		error_message: (error instanceof Error ? error.message : String(error)).replace(/^Item \d+(?: \([^)]*\))?: /, ''),
 	};
+}
+
+function chargeOfReceipt(json: IDataObject): Charge | undefined {
+	if (json.reused !== true && json.charged_again !== true) return undefined;
+	return { reused: json.reused === true, firstExtractedAt: typeof json.first_extracted_at === 'string' ? json.first_extracted_at : null };
 }
 
 const TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };

@@ -95,15 +95,28 @@ describe('document sources inside n8n: every attachment, and URLs', () => {
 	it('by URL: a link to a PDF is extracted, never sent the API key; a link answering a web page gets a clear error and no upload', async () => {
 		sandbox.resetStats();
 		fileRequests.length = 0;
-		const byUrl = (fileUrl: string) => ({ resource: 'document', operation: 'extract', documentSource: 'url', fileUrl });
+		// The file server runs on this machine: a loopback address, refused unless the user allows their own network.
+		const byUrl = (fileUrl: string, allowPrivate = true) => ({
+			resource: 'document',
+			operation: 'extract',
+			documentSource: 'url',
+			fileUrl,
+			options: allowPrivate ? { allowPrivateNetworkAddresses: true } : {},
+		});
 		const workflow = new WorkflowBuilder('e2eByUrl', 'e2e: documents by URL')
 			.add(action('Extract PDF Link', CREDENTIAL, byUrl(`${filesUrl}/shared/invoice.pdf?token=abc`)), 'Start')
 			.add(action('Extract Viewer Link', CREDENTIAL, byUrl(`${filesUrl}/view/invoice?token=abc`), { onError: 'continueRegularOutput' }), 'Start')
+			.add(action('Extract Local Link', CREDENTIAL, byUrl(`${filesUrl}/shared/invoice.pdf?secret=xyz`, false), { onError: 'continueRegularOutput' }), 'Start')
 			.build();
 		await cli.importWorkflows([workflow]);
 		const run = await executeOk(cli, workflow.id);
 
-		expect(outputJson(run, 'Extract PDF Link')).toEqual([expect.objectContaining({ invoice_number: 'INV-2026-0042', file_url: `${filesUrl}/shared/invoice.pdf?token=abc` })]);
+		// The link's query string (a token) never reaches the output.
+		expect(outputJson(run, 'Extract PDF Link')).toEqual([expect.objectContaining({ invoice_number: 'INV-2026-0042', file_url: `${filesUrl}/shared/invoice.pdf` })]);
+		expect(JSON.stringify([outputJson(run, 'Extract PDF Link'), outputJson(run, 'Extract Viewer Link')])).not.toContain('token=abc');
+		const [local] = outputJson(run, 'Extract Local Link');
+		expect(String(local.error)).toMatch(/loopback address/);
+		expect(JSON.stringify(local)).not.toContain('secret=xyz');
 		const [viewer] = outputJson(run, 'Extract Viewer Link');
 		expect(viewer.error).toBe(`Item 1: The address answered a web page, not a file (${filesUrl}/view/invoice)`);
 		expect(String(viewer.error_description)).toContain('direct download link');

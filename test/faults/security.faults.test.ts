@@ -1,6 +1,7 @@
 /**
  * Security (issue 7): the key never travels over plain http to a host that is not this machine;
- * responses are data (keys such as `__proto__` and `constructor` change no object); very large
+ * a File URL (an AI agent's, say) reaches neither this machine nor a private network nor the cloud
+ * metadata service, and its token shows nowhere; responses are data (keys such as `__proto__` and `constructor` change no object); very large
  * and deeply nested responses do not crash the node. Crafted answers come from nock; the
  * template with dangerous field names goes through the sandbox. Every scenario also scans all
  * outputs, errors and logs for the key.
@@ -60,10 +61,11 @@ class NockScenario {
 		};
 	}
 
-	finish(): void {
+	/** `secrets`: more than the key that must show nowhere (a link's token). */
+	finish(secrets: string[] = []): void {
 		emitter.removeListener('no match', this.countUnmatched);
 		this.save();
-		expectSecretsHidden([this.credential.apiKey], this.runs, this.logMark);
+		expectSecretsHidden([this.credential.apiKey, ...secrets], this.runs, this.logMark);
 	}
 
 	private save(): void {
@@ -138,6 +140,42 @@ describe('the key and plain http', () => {
 			expect(result.status).toBe('Error');
 			expect(result.message).not.toContain(scenario.credential.apiKey);
 		}
+	});
+});
+
+describe("File URLs stay off n8n's network", () => {
+	it('links to this machine, the cloud metadata address and a private network, and a public link redirecting there, are refused: nothing there is asked', async (context) => {
+		const scenario = new NockScenario(context);
+		const token = 'link-token-7c1e';
+		const inside = `${sandbox().baseUrl}/api/v1/scanners`;
+		const metadata = nock('http://169.254.169.254').persist().get(/.*/).reply(scenario.reply('{"Code":"Success","SecretAccessKey":"x"}'));
+		// A public address written as such (no name to resolve here) that redirects to the sandbox.
+		nock('https://93.184.216.34')
+			.get('/invoice.pdf')
+			.query(true)
+			.reply(() => {
+				scenario.requests += 1;
+				return [302, '', { Location: inside }];
+			});
+		sandbox().resetStats();
+		const links = [
+			inside,
+			`http://localhost:${sandbox().port}/api/v1/scanners`,
+			`http://2130706433:${sandbox().port}/api/v1/scanners`,
+			'http://169.254.169.254/latest/meta-data/iam/security-credentials/',
+			`http://10.0.0.7:8080/files/a.pdf?token=${token}`,
+			`https://93.184.216.34/invoice.pdf?token=${token}`,
+		];
+		for (const fileUrl of links) {
+			const run = await scenario.run({ nodeType: 'action', label: fileUrl.split('?')[0], parameters: { resource: 'document', operation: 'extract', documentSource: 'url', fileUrl }, onError: ON_ERROR_CONTINUE });
+			expectRoutes(run, 'action', ['error']);
+			expect(String(run.outputs[0][0].json.error), fileUrl).toMatch(/^Item 1: The file was not downloaded: .*(loopback|cloud metadata|private network) address/);
+		}
+		scenario.finish([token]);
+		expect(metadata.isDone()).toBe(false);
+		expect(scenario.requests, 'only the public link, which redirected').toBe(1);
+		const { requests, unknownPathRequests } = sandbox().stats();
+		expect(Object.values(requests).reduce((sum, count) => sum + count, 0) + unknownPathRequests, 'requests that reached the sandbox').toBe(0);
 	});
 });
 

@@ -31,6 +31,7 @@ import {
 } from 'n8n-workflow';
 
 import { DocumentExtractionApi } from '../../credentials/DocumentExtractionApi.credentials';
+import { deduplicationStore } from './deduplication';
 import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { DocumentExtractionPoller } from '../../nodes/DocumentExtractionPoller/DocumentExtractionPoller.node.ts';
 
@@ -225,6 +226,8 @@ const INPUT_NODE_NAME = 'Input';
 let executions = 0;
 
 export function startNode(options: RunOptions): RunningNode {
+	// As in n8n, whose database holds what the deduplication helpers record.
+	deduplicationStore();
 	const node: INode = {
 		id: 'node-under-test',
 		name: NODE_NAME,

@@ -66,6 +66,7 @@ const FIELDS_ITEM = {
 		file_type: 'application/pdf',
 		confidence: 0.87,
 		pages_used: 1,
+		reused: false,
 		language: 'en',
 		extracted_at: '2026-01-01T00:00:05.000Z',
 		created_at: '2026-01-01T00:00:00.000Z',
@@ -325,7 +326,7 @@ describe('output of a done result', () => {
 
 	it('One Item per Table Row: the first table by default, document fields on every row', async () => {
 		const rows = await extractDone({ output: 'tableRows', options: { includeConfidence: true, reviewThreshold: 0.7 } });
-		const document = { invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, _confidence: 0.8, _needs_review: 'total, due_date', _needs_review_count: 2 };
+		const document = { invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, _confidence: 0.8, _needs_review: 'total, due_date', _needs_review_count: 2, _reused: false, _first_extracted_at: null };
 		expect(rows).toEqual([
 			{ row_number: 1, description: 'Design', quantity: 1, amount: 750, ...document },
 			{ row_number: 2, description: 'Hosting', quantity: 12, amount: 238.8, ...document },
@@ -334,7 +335,7 @@ describe('output of a done result', () => {
 
 	it('One Item per Table Row with Table Field set', async () => {
 		const rows = await extractDone({ output: 'tableRows', tableField: 'taxes' });
-		expect(rows).toEqual([{ row_number: 1, rate: 20, amount: 205.76, invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID }]);
+		expect(rows).toEqual([{ row_number: 1, rate: 20, amount: 205.76, invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, _reused: false, _first_extracted_at: null }]);
 	});
 
 	it('Raw: the result exactly as the service sent it', async () => {

@@ -60,7 +60,7 @@ async function pdfItem(fileName: string, json: IDataObject = {}): Promise<INodeE
 	return binaryItem(pdf, fileName, 'application/pdf', 'data', json);
 }
 
-function run(options: Omit<RunOptions, 'credential' | 'nodeType'> & { nodeType?: RunOptions['nodeType'] }): Promise<RunResult> {
+function run(options: Omit<RunOptions, 'nodeType'> & { nodeType?: RunOptions['nodeType'] }): Promise<RunResult> {
 	return runNode({ nodeType: 'action', credential: credential(), ...options });
 }
 
@@ -69,6 +69,42 @@ const contextOf = (result: RunResult) => (result.error as unknown as { context?:
 const pairedItems = (items: INodeExecutionData[]) => items.map((item) => (item.pairedItem as { item: number }).item);
 
 const REJECTED = (id: string) => failedResult(id, 'rejected', 'NO_TEXT', 'No readable text in the file');
+
+/**
+ * What the Fields output (the default) makes of `doneResult(id)`: each field's value under its
+ * name, tables as lists of rows, and the result's metadata in `_extraction` (pages_used is the
+ * result's tokens_used, language and extracted_at come from extracted_data).
+ */
+const fieldsItemOf = (id: string, reused?: { firstExtractedAt: string }): IDataObject => ({
+	invoice_number: 'INV-1',
+	total: 1234.56,
+	paid: false,
+	due_date: null,
+	line_items: [
+		{ description: 'Design', quantity: 1, amount: 750 },
+		{ description: 'Hosting', quantity: 12, amount: 238.8 },
+	],
+	taxes: [{ rate: 20, amount: 205.76 }],
+	_extraction: {
+		result_id: id,
+		status: 'done',
+		template: { id: 'scn_invoice', name: 'Invoice' },
+		file_name: 'invoice.pdf',
+		file_type: 'application/pdf',
+		confidence: 0.87,
+		// An earlier upload's result read again costs nothing this time, and says when it was first extracted.
+		pages_used: reused ? 0 : 1,
+		reused: reused !== undefined,
+		language: 'en',
+		extracted_at: '2026-01-01T00:00:05.000Z',
+		created_at: '2026-01-01T00:00:00.000Z',
+		summary: { fields_with_values: 5, fields_null: 1 },
+		compliance: { compliant: true, checks: ['totals'] },
+		...(reused ? { first_extracted_at: reused.firstExtractedAt } : {}),
+	},
+});
+/** The upload receipt's queued_at (uploadAccepted): when a reused document was first extracted. */
+const QUEUED_AT = '2026-01-01T00:00:00.000Z';
 
 describe('On Error: Continue (using error output)', () => {
 	it('the action node sends failed items to the error output with their data, and only data to the success output', async () => {
@@ -157,9 +193,9 @@ describe('On Error: Stop, once documents are paid for', () => {
 			expect(description).toContain(`- item ${item}: result ID ${resultId(item)} (${outcome})`);
 		}
 		expect(contextOf(result).documents).toEqual([
-			{ item: 1, result_id: resultId(1), uploaded: true, outcome: 'done' },
-			{ item: 2, result_id: resultId(2), uploaded: true, outcome: 'failed' },
-			{ item: 3, result_id: resultId(3), uploaded: true, outcome: 'done' },
+			{ item: 1, result_id: resultId(1), uploaded: true, reused: false, outcome: 'done' },
+			{ item: 2, result_id: resultId(2), uploaded: true, reused: false, outcome: 'failed' },
+			{ item: 3, result_id: resultId(3), uploaded: true, reused: false, outcome: 'done' },
 		]);
 	});
 
@@ -183,9 +219,9 @@ describe('On Error: Stop, once documents are paid for', () => {
 		expect(fake.reads).toHaveLength(2);
 		expect(descriptionOf(result)).toMatch(/Results of this run, all kept in your account/);
 		expect(contextOf(result).documents).toEqual([
-			{ item: 1, result_id: resultId(1), uploaded: false, outcome: 'done' },
-			{ item: 2, result_id: resultId(2), uploaded: false, outcome: 'failed' },
-			{ item: 3, result_id: resultId(3), uploaded: false, outcome: 'done' },
+			{ item: 1, result_id: resultId(1), uploaded: false, reused: false, outcome: 'done' },
+			{ item: 2, result_id: resultId(2), uploaded: false, reused: false, outcome: 'failed' },
+			{ item: 3, result_id: resultId(3), uploaded: false, reused: false, outcome: 'done' },
 		]);
 	});
 });
@@ -237,37 +273,45 @@ describe('running the node again on the same files: charged once', () => {
 
 	it("n8n's Retry of a failed execution uploads nothing the failed run had accepted: it reads the results", async () => {
 		const { fake, input } = await failingBatch();
-		const failed = await run({ parameters: extract(), input, workflowId: 'wf-retry', executionId: 'exec-failed' });
+		// The Retry runs with the same credential: the same account.
+		const cred = credential();
+		const failed = await run({ parameters: extract(), input, workflowId: 'wf-retry', executionId: 'exec-failed', credential: cred });
 		expect(failed.error?.message).toMatch(/^Item 2: The document "scan.pdf" was rejected/);
 		expect(descriptionOf(failed)).toContain('Retry of this execution reads their results instead of uploading them again');
 		expect(fake.uploads).toHaveLength(2);
 
-		const retried = await run({ parameters: extract(), input, workflowId: 'wf-retry', executionId: 'exec-retry', mode: 'retry' });
+		const retried = await run({ parameters: extract(), input, workflowId: 'wf-retry', executionId: 'exec-retry', mode: 'retry', credential: cred });
 		expect(fake.uploads, 'the Retry sent no upload').toHaveLength(2);
 		expect(retried.error?.message).toMatch(/^Item 2: The document "scan.pdf" was rejected/);
 		expect(contextOf(retried).documents).toEqual([
-			{ item: 1, result_id: resultId(1), uploaded: true, outcome: 'done' },
-			{ item: 2, result_id: resultId(2), uploaded: true, outcome: 'failed' },
+			{ item: 1, result_id: resultId(1), uploaded: false, reused: true, outcome: 'done' },
+			{ item: 2, result_id: resultId(2), uploaded: false, reused: true, outcome: 'failed' },
 		]);
+		expect(descriptionOf(retried)).toContain(`- item 1: result ID ${resultId(1)} (done; an earlier upload of the same file, not charged again)`);
 		expect(fake.unexpected).toEqual([]);
 	});
 
 	it('a second "Execute step" on the same file reads the earlier result; another file, name, template or workflow is uploaded', async () => {
 		const fake = service({ 'a.pdf': { id: resultId(1) }, 'b.pdf': { id: resultId(2) } });
 		const a = await pdfItem('a.pdf');
-		const first = await run({ parameters: extract(), input: [a], workflowId: 'wf-again' });
-		const second = await run({ parameters: extract(), input: [a], workflowId: 'wf-again' });
+		// Both "Execute step" runs with the same credential, as in the editor.
+		const cred = credential();
+		const first = await run({ parameters: extract(), input: [a], workflowId: 'wf-again', credential: cred });
+		const second = await run({ parameters: extract(), input: [a], workflowId: 'wf-again', credential: cred });
 		expect(fake.uploads).toHaveLength(1);
-		expect(second.outputs[0][0].json).toEqual(first.outputs[0][0].json);
+		// Each run read result 1 once (it is done at the first read) and output it.
+		expect(fake.reads.map((read) => read.path)).toEqual([`/api/v1/results/${resultId(1)}`, `/api/v1/results/${resultId(1)}`]);
+		expect(first.outputs).toEqual([[{ json: fieldsItemOf(resultId(1)), pairedItem: { item: 0 } }]]);
+		expect(second.outputs).toEqual([[{ json: fieldsItemOf(resultId(1), { firstExtractedAt: QUEUED_AT }), pairedItem: { item: 0 } }]]);
 		expect(first.hints).toEqual([]);
 		expect(second.hints).toEqual(['1 document was uploaded earlier by this node: the earlier upload\'s result was read, nothing was charged again. Turn off "Reuse Earlier Uploads" for a fresh extraction.']);
 
-		await run({ parameters: extract(), input: [await pdfItem('b.pdf')], workflowId: 'wf-again' });
+		await run({ parameters: extract(), input: [await pdfItem('b.pdf')], workflowId: 'wf-again', credential: cred });
 		expect(fake.uploadsOf('b.pdf'), 'the same bytes under another name').toBe(1);
-		await run({ parameters: extract(), input: [a], workflowId: 'wf-other' });
+		await run({ parameters: extract(), input: [a], workflowId: 'wf-other', credential: cred });
 		expect(fake.uploadsOf('a.pdf'), 'another workflow').toBe(2);
 		const other = binaryItem(await minimalPdf(['Invoice Number: INV-2']), 'a.pdf', 'application/pdf');
-		await run({ parameters: extract({ waitForResult: false }), input: [other], workflowId: 'wf-again' });
+		await run({ parameters: extract({ waitForResult: false }), input: [other], workflowId: 'wf-again', credential: cred });
 		expect(fake.uploadsOf('a.pdf'), 'another file under the same name').toBe(3);
 		expect(fake.unexpected).toEqual([]);
 	});
@@ -276,18 +320,22 @@ describe('running the node again on the same files: charged once', () => {
 		const fake = service({ 'a.pdf': { id: resultId(1) }, 'b.pdf': { id: resultId(2), answers: [REJECTED(resultId(2))] } });
 		const input = [await pdfItem('a.pdf'), await pdfItem('b.pdf')];
 		const noReuse = extract({ options: { reuseUploads: false } });
-		await run({ parameters: noReuse, input, workflowId: 'wf-fresh', retry: { maxTries: 3, waitBetweenTries: 0 } });
+		const cred = credential();
+		await run({ parameters: noReuse, input, workflowId: 'wf-fresh', retry: { maxTries: 3, waitBetweenTries: 0 }, credential: cred });
 		expect(fake.uploads, 'three tries, each file once').toHaveLength(2);
-		await run({ parameters: noReuse, input, workflowId: 'wf-fresh', mode: 'retry' });
+		await run({ parameters: extract(), input, workflowId: 'wf-fresh', mode: 'retry', credential: cred });
+		expect(fake.uploads, 'with reuse on, the same account reads the earlier results').toHaveLength(2);
+		await run({ parameters: noReuse, input, workflowId: 'wf-fresh', mode: 'retry', credential: cred });
 		expect(fake.uploads, 'a new execution with reuse off').toHaveLength(4);
 	});
 
 	it('a document whose processing failed (status error) is uploaded again by the next run', async () => {
 		const fake = service({ 'a.pdf': { id: resultId(1), answers: [failedResult(resultId(1), 'error', 'EXTRACTION_FAILED', 'The model failed')] } });
 		const input = [await pdfItem('a.pdf')];
-		const failed = await run({ parameters: extract(), input, workflowId: 'wf-error' });
+		const cred = credential();
+		const failed = await run({ parameters: extract(), input, workflowId: 'wf-error', credential: cred });
 		expect(failed.error?.message).toMatch(/^Item 1: /);
-		await run({ parameters: extract(), input, workflowId: 'wf-error', mode: 'retry' });
+		await run({ parameters: extract(), input, workflowId: 'wf-error', mode: 'retry', credential: cred });
 		expect(fake.uploads).toHaveLength(2);
 	});
 
@@ -295,8 +343,16 @@ describe('running the node again on the same files: charged once', () => {
 		const fake = service({ 'a.pdf': { id: resultId(1) } });
 		const result = await run({ parameters: extract(), input: [await pdfItem('a.pdf', { n: 1 }), await pdfItem('a.pdf', { n: 2 })] });
 		expect(fake.uploads).toHaveLength(1);
-		expect(pairedItems(result.outputs[0])).toEqual([0, 1]);
-		expect(result.outputs[0].map((item) => item.json.invoice_number)).toEqual([expect.any(String), expect.any(String)]);
+		// One result, read once for both items; each item gets all of it (the Fields output does not
+		// carry the input item's JSON).
+		expect(fake.reads.map((read) => read.path)).toEqual([`/api/v1/results/${resultId(1)}`]);
+		expect(result.outputs).toEqual([
+			[
+				{ json: fieldsItemOf(resultId(1)), pairedItem: { item: 0 } },
+				// The second item's data is the first one's upload: no page counted twice.
+				{ json: fieldsItemOf(resultId(1), { firstExtractedAt: QUEUED_AT }), pairedItem: { item: 1 } },
+			],
+		]);
 	});
 });
 

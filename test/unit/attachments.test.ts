@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
-import { judgeAttachment, MIN_DOCUMENT_IMAGE_PX } from '../../nodes/shared/preflight/attachments';
+import { judgeAttachment } from '../../nodes/shared/preflight/attachments';
 import { jpegSize, pngSize } from '../../nodes/shared/preflight/imageSize';
 import { minimalPdf } from '../harness/documents';
 import { heicLike, jpegWithComment, minimalWebp, pngWithText } from '../fixtures/images';
@@ -61,11 +61,22 @@ describe('what is a document among an email\'s files', () => {
 		expect(verdict.document === false && verdict.reason).toMatch(reason);
 	});
 
-	it('the threshold sits between logos (under 300 px) and receipt photos (1,000 px and more)', () => {
-		expect(MIN_DOCUMENT_IMAGE_PX.longSide).toBeGreaterThan(300);
-		expect(MIN_DOCUMENT_IMAGE_PX.longSide).toBeLessThan(1000);
-		expect(judgeAttachment(pngWithText([], MIN_DOCUMENT_IMAGE_PX.longSide, MIN_DOCUMENT_IMAGE_PX.shortSide))).toEqual({ document: true });
-		expect(judgeAttachment(pngWithText([], MIN_DOCUMENT_IMAGE_PX.longSide - 1, 400)).document).toBe(false);
-		expect(judgeAttachment(pngWithText([], 900, MIN_DOCUMENT_IMAGE_PX.shortSide - 1)).document).toBe(false);
+	// Images under 500 px on their longer side or 200 px on their shorter side are not documents:
+	// logos and icons are under 300 px, a receipt photo 1,000 px or more, a page scanned at 72 dpi
+	// 595 x 842 px. Each size as PNG and as JPEG bytes, read from the header like an attachment's.
+	const RULE = '(images under 500 px on their longer side or 200 px on their shorter side are taken for logos, icons and tracking pixels)';
+	it.each([
+		['a 299 px square logo', 299, 299, false],
+		['an image just under the long side', 499, 200, false],
+		['the smallest document, landscape', 500, 200, true],
+		['the smallest document, portrait', 200, 500, true],
+		['an image just under the short side', 500, 199, false],
+		['a 1,000 px banner just under the short side', 1000, 199, false],
+		['a page scanned at 72 dpi', 595, 842, true],
+		['a receipt photo', 1000, 1600, true],
+	])('%s (%i x %i px): a document is %s', (_name, width, height, document) => {
+		for (const bytes of [pngWithText([], width, height), jpegWithComment('', width, height)]) {
+			expect(judgeAttachment(bytes)).toEqual(document ? { document: true } : { document: false, reason: `an image of ${width} x ${height} px, too small to be a document ${RULE}` });
+		}
 	});
 });

@@ -1,5 +1,5 @@
 import { PDFDocument } from 'pdf-lib';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
 import { nameForContent } from '../../nodes/shared/preflight/fileTypes';
@@ -130,6 +130,21 @@ describe('inspectUpload: PDF page count', () => {
 	it('refuses a PDF whose page tree says it has no pages', async () => {
 		const pdf = handMadePdf(['<< /Type /Catalog /Pages 2 0 R >>', '<< /Type /Pages /Kids [] /Count 0 >>']);
 		expectProblem(await inspectUpload(pdf, 'empty.pdf'), 'PDF_NO_PAGES');
+	});
+});
+
+describe('inspectUpload: a PDF the reader cannot finish in time', () => {
+	it('is sent with its page count unknown (the service decides), not judged on half a reading', async () => {
+		// 400 pages read through their index cost more than one interval between looks at the clock.
+		const bytes = await pdfWithPages(400, false);
+		expectProblem(await inspectUpload(bytes, 'long.pdf'), 'PDF_TOO_MANY_PAGES');
+		// The clock read when the reading starts, then past the deadline at every look.
+		const clock = vi.spyOn(Date, 'now').mockReturnValueOnce(0).mockReturnValue(Number.MAX_SAFE_INTEGER);
+		try {
+			expect(expectAccepted(await inspectUpload(bytes, 'long.pdf')).pages).toBeNull();
+		} finally {
+			clock.mockRestore();
+		}
 	});
 });
 

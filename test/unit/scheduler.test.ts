@@ -99,6 +99,50 @@ function median(values: number[]): number {
 	return sorted[Math.floor(sorted.length / 2)];
 }
 
+interface SaturatedRun {
+	service: FakeService;
+	uploads: number;
+	wallMs: number;
+	/** From each document's completion to its outcome. */
+	delays: number[];
+}
+
+const requestsOf = (service: FakeService) => [...service.server.perWindow.values()].reduce((sum, count) => sum + count, 0);
+
+/**
+ * As the bench runs it: 60 documents in batches of 10 uploaded, then polled, one batch after
+ * another, on one free-plan key (60 requests a minute), from the start of the server's window;
+ * durations hidden from the scheduler: 4 s + 2.5 s per page, +-15 % (the sandbox's model).
+ */
+async function saturatedRun(seed: number): Promise<SaturatedRun> {
+	const clock = new FakeClock(1_700_000_040_000);
+	const service = new FakeService(clock, 60);
+	const random = seededRandom(seed);
+	const estimator = new CompletionEstimator();
+	const delays: number[] = [];
+	let uploads = 0;
+	const start = clock.now();
+	const loop = async () => {
+		for (let batch = 0; batch < 6; batch++) {
+			const targets: PollTarget[] = [];
+			for (let i = 0; i < 10; i++) {
+				const pages = [1, 3, 1, 1, 2, 1][i % 6];
+				let queuedAt = 0;
+				await sendThroughBudget(clock, service.budget, service.server, {
+					onArrival: () => {
+						queuedAt = clock.now();
+						uploads += 1;
+					},
+				});
+				targets.push(service.add(`b${batch}-${i}`, { queuedAt, pages, finishAt: queuedAt + (4000 + 2500 * pages) * (0.85 + 0.3 * random()) }));
+			}
+			for (const { target, at } of await poll(service, targets, { estimator })) delays.push(at - service.docs.get(target.resultId)!.finishAt);
+		}
+	};
+	await clock.run(loop());
+	return { service, uploads, wallMs: clock.now() - start, delays };
+}
+
 describe('pollResults', () => {
 	it('settles 120 targets exactly once each, never reading a result faster than every 2 s', async () => {
 		const clock = new FakeClock();
@@ -392,35 +436,39 @@ describe('pollResults', () => {
 	});
 
 	it('saturated key: 60 documents through one upload-then-poll loop cost about 2 requests each, with no 429', async () => {
-		// As the bench runs it: batches of 10 uploaded, then polled, one after another, on one key;
-		// durations hidden from the scheduler: 4 s + 2.5 s per page, +-15 % (the sandbox's model).
-		const clock = new FakeClock(1_700_000_040_000);
-		const service = new FakeService(clock, 60);
-		const random = seededRandom(7);
-		const estimator = new CompletionEstimator();
-		const delays: number[] = [];
-		const start = clock.now();
-		const loop = async () => {
-			for (let batch = 0; batch < 6; batch++) {
-				const targets: PollTarget[] = [];
-				for (let i = 0; i < 10; i++) {
-					const pages = [1, 3, 1, 1, 2, 1][i % 6];
-					let queuedAt = 0;
-					await sendThroughBudget(clock, service.budget, service.server, { onArrival: () => (queuedAt = clock.now()) });
-					targets.push(service.add(`b${batch}-${i}`, { queuedAt, pages, finishAt: queuedAt + (4000 + 2500 * pages) * (0.85 + 0.3 * random()) }));
-				}
-				for (const { target, at } of await poll(service, targets, { estimator })) delays.push(at - service.docs.get(target.resultId)!.finishAt);
-			}
-		};
-		await clock.run(loop());
+		// Seeds 1 to 20, fixed: simulated time and seeded durations make every figure below exact.
+		// One seed is one draw (each of 300 seeds costs 124 to 131 requests for the same policy),
+		// so the bounds are on the 20 runs pooled, plus what holds in every run.
+		const runs: SaturatedRun[] = [];
+		for (let seed = 1; seed <= 20; seed++) runs.push(await saturatedRun(seed));
 
-		const requests = [...service.server.perWindow.values()].reduce((sum, count) => sum + count, 0);
-		expect(service.server.http429).toBe(0);
-		// bench:policy has 2.12 over 60 seeds for this scenario; one seed varies by a few requests.
-		expect(requests / 60).toBeLessThanOrEqual(2.15);
-		// 120 requests need two windows of 59 and two more: the bound is just over 120 s.
-		expect(clock.now() - start).toBeLessThanOrEqual(130_000);
-		expect(median(delays)).toBeLessThanOrEqual(2_500);
-		service.expectSpacing();
+		for (const { service, uploads } of runs) {
+			expect(service.server.http429).toBe(0);
+			// Every request is one of the 60 uploads or a read: nothing is sent twice or retried.
+			expect(uploads).toBe(60);
+			expect(requestsOf(service)).toBe(uploads + service.readCount());
+			// Each document is read until seen done, and read again only after a read found it
+			// pending (rule 2): its reads but the last came before it was done, the last after.
+			for (const [resultId, doc] of service.docs) {
+				const reads = service.reads.get(resultId) ?? [];
+				expect(reads.length, resultId).toBeGreaterThanOrEqual(1);
+				expect(reads.slice(0, -1).filter((at) => at >= doc.finishAt), `${resultId} read again after it was seen done`).toEqual([]);
+				expect(reads.at(-1), resultId).toBeGreaterThanOrEqual(doc.finishAt);
+			}
+			service.expectSpacing();
+		}
+
+		// One upload and one read per document are the floor: 2 requests. The policy's extra reads
+		// are first reads that came too early. Seeds 1-20 pooled: 2536 requests, 2.113 per document
+		// (2.115 over seeds 1-300). The same seeds cost 2.183 with no read price (READ_PRICE_MS 0)
+		// and 2.211 with no extra price on a short key (SHORT_KEY_PRICE_MS 0): 2.15 lies between.
+		const perDocument = runs.reduce((sum, { service }) => sum + requestsOf(service), 0) / (60 * runs.length);
+		expect(perDocument).toBeLessThanOrEqual(2.15);
+		// The issue's targets for this batch (docs/benchmark.md): at least 95 % of the documents per
+		// minute the budget allows at 2 requests each (30), and a median delay of at most 1.5 s.
+		// Seeds 1-20 pooled: 29.4 a minute, median 1.40 s (an estimator that never learns: 1.67 s).
+		const minutes = runs.reduce((sum, { wallMs }) => sum + wallMs, 0) / 60_000;
+		expect((60 * runs.length) / minutes).toBeGreaterThanOrEqual(0.95 * 30);
+		expect(median(runs.flatMap(({ delays }) => delays))).toBeLessThanOrEqual(1_500);
 	});
 });

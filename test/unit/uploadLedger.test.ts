@@ -9,33 +9,33 @@ const uncertain = (executionId = 'exec-a'): LedgerEntry => ({ kind: 'uncertain',
 
 describe('upload ledger', () => {
 	it('an accepted upload is reused by any execution when reuse is on, only by its own when off', () => {
-		recordUpload({ key: uploadKey('wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-a' }, accepted('r1'), 1_000);
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-b' }, true, 2_000)).toEqual(accepted('r1'));
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-b' }, false, 2_000)).toBeUndefined();
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-a' }, false, 2_000)).toEqual(accepted('r1'));
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'another-file', 'hash'), executionId: 'exec-a' }, true, 2_000)).toBeUndefined();
+		recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-a' }, accepted('r1'), 1_000);
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-b' }, true, 2_000)).toEqual(accepted('r1'));
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-b' }, false, 2_000)).toBeUndefined();
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-a' }, false, 2_000)).toEqual(accepted('r1'));
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'another-file', 'hash'), executionId: 'exec-a' }, true, 2_000)).toBeUndefined();
 	});
 
 	it('an upload without a clear answer blocks only its own execution', () => {
-		recordUpload({ key: uploadKey('wf', 'node', undefined, 'unclear', 'hash'), executionId: 'exec-a' }, uncertain(), 1_000);
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'unclear', 'hash'), executionId: 'exec-a' }, true, 2_000)).toEqual(uncertain());
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'unclear', 'hash'), executionId: 'exec-b' }, true, 2_000)).toBeUndefined();
+		recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'unclear', 'hash'), executionId: 'exec-a' }, uncertain(), 1_000);
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'unclear', 'hash'), executionId: 'exec-a' }, true, 2_000)).toEqual(uncertain());
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'unclear', 'hash'), executionId: 'exec-b' }, true, 2_000)).toBeUndefined();
 		// No execution id: nothing ties two runs together.
-		recordUpload({ key: uploadKey('wf', 'node', undefined, 'no-id', 'hash'), executionId: '' }, uncertain(''), 1_000);
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'no-id', 'hash'), executionId: '' }, true, 2_000)).toBeUndefined();
+		recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'no-id', 'hash'), executionId: '' }, uncertain(''), 1_000);
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'no-id', 'hash'), executionId: '' }, true, 2_000)).toBeUndefined();
 	});
 
-	it('forgets an entry after seven days, and a result that ended in error at once', () => {
-		recordUpload({ key: uploadKey('wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-a' }, accepted('r2'), 0);
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-b' }, true, 7 * DAY)).toEqual(accepted('r2'));
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-b' }, true, 7 * DAY + 1)).toBeUndefined();
-		recordUpload({ key: uploadKey('wf', 'node', undefined, 'failed', 'hash'), executionId: 'exec-a' }, accepted('r3'), 0);
-		forgetResult('r3');
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'failed', 'hash'), executionId: 'exec-a' }, true, 1)).toBeUndefined();
+	it('forgets an entry after seven days, and a result that ended in error at once', async () => {
+		recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-a' }, accepted('r2'), 0);
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-b' }, true, 7 * DAY)).toEqual(accepted('r2'));
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-b' }, true, 7 * DAY + 1)).toBeUndefined();
+		recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'failed', 'hash'), executionId: 'exec-a' }, accepted('r3'), 0);
+		await forgetResult({ getNode: () => ({ id: 'node' }), helpers: {} } as never, 'r3');
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'failed', 'hash'), executionId: 'exec-a' }, true, 1)).toBeUndefined();
 	});
 
 	it('forgets the uploads made with a template once the node changed or deleted it', () => {
-		const key = (template: string) => uploadKey('wf', 'node', template, 'a.pdf', 'hash');
+		const key = (template: string) => uploadKey('acct', 'wf', 'node', template, 'a.pdf', 'hash');
 		recordUpload({ key: key('scn_1'), executionId: 'exec-a' }, accepted('r4'), 0);
 		recordUpload({ key: key('scn_2'), executionId: 'exec-a' }, accepted('r5'), 0);
 		forgetTemplate('scn_1');
@@ -44,9 +44,9 @@ describe('upload ledger', () => {
 	});
 
 	it('holds at most 10,000 uploads, dropping the oldest first', () => {
-		for (let i = 0; i < 10_050; i++) recordUpload({ key: uploadKey('wf', 'node', undefined, `bulk-${i}`, 'hash'), executionId: 'exec-a' }, accepted(`r${i}`), 5_000);
+		for (let i = 0; i < 10_050; i++) recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, `bulk-${i}`, 'hash'), executionId: 'exec-a' }, accepted(`r${i}`), 5_000);
 		expect(ledgerSize()).toBe(10_000);
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'bulk-0', 'hash'), executionId: 'exec-a' }, true, 5_000)).toBeUndefined();
-		expect(lookUpUpload({ key: uploadKey('wf', 'node', undefined, 'bulk-10049', 'hash'), executionId: 'exec-a' }, true, 5_000)).toEqual(accepted('r10049'));
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'bulk-0', 'hash'), executionId: 'exec-a' }, true, 5_000)).toBeUndefined();
+		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'bulk-10049', 'hash'), executionId: 'exec-a' }, true, 5_000)).toEqual(accepted('r10049'));
 	});
 });

@@ -202,6 +202,12 @@ export function describeServiceError(status: number, rawBody: unknown, request: 
 }
 
 /** The NodeApiError for a service error, keeping the status, the code and the extra members. */
+/** The service's error code of an error the transport built (RESULT_NOT_FOUND...), if it has one. */
+export function errorCodeOf(error: unknown): string | undefined {
+	const code = (error as { context?: { serviceError?: ServiceError } } | undefined)?.context?.serviceError?.error_code;
+	return typeof code === 'string' ? code : undefined;
+}
+
 export function serviceApiError(node: INode, serviceError: ServiceError, itemIndex?: number, retryAfterMs?: number): NodeApiError {
 	const error = new NodeApiError(node, { ...serviceError } as JsonObject, {
 		message: serviceError.message,

@@ -40,8 +40,15 @@ export class SentLedger<T> {
 		}
 	}
 
-	forgetWhere(matches: (entry: SentEntry<T>, key: string) => boolean): void {
-		for (const [key, { entry }] of this.entries) if (matches(entry, key)) this.entries.delete(key);
+	/** Forgets the matching entries and says which keys they had. */
+	forgetWhere(matches: (entry: SentEntry<T>, key: string) => boolean): string[] {
+		const forgotten = [...this.entries].filter(([key, { entry }]) => matches(entry, key)).map(([key]) => key);
+		for (const key of forgotten) this.entries.delete(key);
+		return forgotten;
+	}
+
+	delete(key: string): void {
+		this.entries.delete(key);
 	}
 
 	get size(): number {

@@ -1,3 +1,4 @@
+import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions, IHttpRequestOptions, ILoadOptionsFunctions, INode } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { z } from 'zod';
@@ -73,6 +74,15 @@ type RetryKind = 'rate-limited' | 'busy' | 'idempotent';
 /** The request budget of the credential's key, shared by every request made with it. */
 export async function rateBudgetOf(ctx: ApiContext): Promise<RateBudget> {
 	return (await connectionOf(ctx)).budget;
+}
+
+/**
+ * A one-way fingerprint of the account the credential reaches (Base URL and API key): what was
+ * uploaded with one key is never taken for another's. The key itself is kept nowhere.
+ */
+export async function accountOf(ctx: ApiContext): Promise<string> {
+	const { baseUrl, apiKey } = await connectionOf(ctx);
+	return createHash('sha256').update(`document-extraction account\n${baseUrl}\n${apiKey}`).digest('hex');
 }
 
 async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<{ baseUrl: string; budget: RateBudget; apiKey: string }> {

@@ -74,6 +74,8 @@ function extractionMetadata(result: Result): IDataObject {
 		file_type: result.file_type ?? null,
 		confidence: result.confidence ?? null,
 		pages_used: pagesUsed(result.tokens_used),
+		// Set by markReused (mapping.ts) when the data is an earlier upload's.
+		reused: false,
 		language: data?.language ?? null,
 		extracted_at: data?.extracted_at ?? null,
 		created_at: result.created_at ?? null,

@@ -21,6 +21,9 @@ export interface DocumentSlot {
 
 export type SinkTarget = number | DocumentSlot;
 
+/** How a document of the run came to have its result: uploaded now, an earlier upload reused, or only read (Poller). */
+export type DocumentOrigin = 'uploaded' | 'reused' | 'read';
+
 const slotOf = (target: SinkTarget): DocumentSlot => (typeof target === 'number' ? { item: target, part: 0, label: '' } : target);
 /** One number per slot, ordered as items then their documents (an item holds far fewer than 2^20). */
 const keyOf = (target: SinkTarget): number => slotOf(target).item * 2 ** 20 + slotOf(target).part;
@@ -50,7 +53,7 @@ export class ItemSink {
 	/** Documents per input item, where an item holds several (see `expectDocuments`). */
 	private readonly documentCounts = new Map<number, number>();
 
-	private readonly documents = new Map<number, { slot: DocumentSlot; resultId: string; uploaded: boolean }>();
+	private readonly documents = new Map<number, { slot: DocumentSlot; resultId: string; how: DocumentOrigin }>();
 
 	private readonly failures: Array<{ key: number; error: NodeError }> = [];
 
@@ -124,8 +127,8 @@ export class ItemSink {
 	}
 
 	/** A document this run handles, listed in a stop error so its result ID is never lost. */
-	track(target: SinkTarget, resultId: string, { uploaded }: { uploaded: boolean }): void {
-		this.documents.set(keyOf(target), { slot: slotOf(target), resultId, uploaded });
+	track(target: SinkTarget, resultId: string, how: DocumentOrigin): void {
+		this.documents.set(keyOf(target), { slot: slotOf(target), resultId, how });
 	}
 
 	/** From now on a failure under "Stop" waits until every item is settled (see `result`). */
@@ -177,22 +180,23 @@ export class ItemSink {
 		const failedAt = new Map(this.failures.map(({ key, error }) => [key, error.message]));
 		const documents = [...this.documents.entries()]
 			.sort(([a], [b]) => a - b)
-			.map(([key, { slot, resultId, uploaded }]) => ({
+			.map(([key, { slot, resultId, how }]) => ({
 				item: slot.item + 1,
 				...(slot.label ? { document: slot.label } : {}),
 				result_id: resultId,
-				uploaded,
+				uploaded: how === 'uploaded',
+				reused: how === 'reused',
 				outcome: failedAt.has(key) ? 'failed' : (this.statuses.get(key) ?? 'not finished yet'),
 			}));
 		const parts = [first.description ?? ''];
 		if (others.length > 0) parts.push(`Other items that failed:\n${others.map(({ error }) => `- ${error.message}`).join('\n')}`);
 		if (documents.length > 0) {
-			const uploaded = documents.some((document) => document.uploaded);
+			const uploaded = documents.some((document) => document.uploaded || document.reused);
 			const heading = uploaded
 				? `Documents uploaded in this run: their pages are already reserved. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within ${REUSE_DAYS} days (not after n8n restarts, nor on another queue-mode worker); or read each one with "Get Result" (or the Document Extraction Poller), or set "On Error" to "Continue" to get them as items:`
 				: 'Results of this run, all kept in your account: read them again with "Get Result" or the Document Extraction Poller, or set "On Error" to "Continue" to get them as items:';
 			const line = (document: (typeof documents)[number]) =>
-				`- item ${document.item}${document.document ? ` (${document.document})` : ''}: result ID ${document.result_id} (${document.outcome})`;
+				`- item ${document.item}${document.document ? ` (${document.document})` : ''}: result ID ${document.result_id} (${document.outcome}${document.reused ? '; an earlier upload of the same file, not charged again' : ''})`;
 			parts.push(`${heading}\n${documents.map(line).join('\n')}`);
 		}
 		first.description = parts.filter(Boolean).join('\n\n');

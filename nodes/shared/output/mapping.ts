@@ -28,3 +28,37 @@ export function doneResultToJson(result: Result, options: OutputOptions): IDataO
 			return [fieldsItem(result, options)];
 	}
 }
+
+/**
+ * What this run paid for a document that was extracted before: nothing (`reused`: an earlier
+ * upload's result was read), or the pages again (another n8n process extracted it on
+ * `firstExtractedAt` and its result could not be read here).
+ */
+export interface Charge {
+	reused: boolean;
+	/** When the document was first extracted: the earlier upload's time, or its day from n8n's database. */
+	firstExtractedAt: string | null;
+}
+
+/**
+ * Says on every item whether its document was extracted before. Fields mode says it in
+ * `_extraction` (`reused` always, so a sheet's column is stable; `first_extracted_at`, and
+ * `pages_used` 0 or `charged_again` when it was), table rows in `_reused` and `_first_extracted_at`
+ * (always), Raw in an `_extraction` of its own only then (its keys are otherwise the service's).
+ */
+export function markCharge(jsons: IDataObject[], mode: OutputOptions['mode'], charge: Charge | undefined): IDataObject[] {
+	const reused = charge?.reused === true;
+	const firstExtractedAt = charge?.firstExtractedAt ?? null;
+	const said: IDataObject = { reused, first_extracted_at: firstExtractedAt, ...(reused ? { pages_used: 0 } : { charged_again: true }) };
+	for (const json of jsons) {
+		if (mode === 'tableRows') {
+			json._reused = reused;
+			json._first_extracted_at = firstExtractedAt;
+		} else if (mode === 'raw') {
+			if (charge) json._extraction = { ...said };
+		} else if (charge) {
+			Object.assign(json._extraction as IDataObject, said);
+		}
+	}
+	return jsons;
+}

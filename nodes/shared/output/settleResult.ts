@@ -1,9 +1,10 @@
 import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
 
+import { forgetResult } from '../http/uploadLedger';
 import { itemError } from '../items/itemError';
 import type { Result } from '../schemas';
 import type { ItemSink, SinkTarget } from './itemSink';
-import { doneResultToJson } from './mapping';
+import { doneResultToJson, markCharge, type Charge } from './mapping';
 import { OutputMappingError, type OutputOptions } from './options';
 import { withRequiredFields } from './requiredFields';
 import { describeUnsuccessfulResult, unsuccessfulResultToJson } from './unsuccessful';
@@ -21,7 +22,8 @@ export interface ResultRoutes {
 
 /**
  * Emits one result that reached a terminal state, mapped as the user chose (with the template's
- * required fields when the review needs them). Shared by both nodes.
+ * required fields when the review needs them), marked when its document was extracted before. Shared by
+ * both nodes and every operation that reads results.
  */
 export async function settleResult(
 	ctx: IExecuteFunctions,
@@ -31,13 +33,16 @@ export async function settleResult(
 	outputOptions: OutputOptions,
 	routes: ResultRoutes,
 	binary?: IBinaryKeyData,
+	charge?: Charge,
 ): Promise<void> {
 	const itemIndex = typeof target === 'number' ? target : target.item;
+	// Processing failed: the next run (or a Retry) sends the document again rather than reading the same error.
+	if (result.status === 'error') await forgetResult(ctx, result.result_id);
 	if (result.status === 'done') {
 		const options = await withRequiredFields(ctx, result, outputOptions, itemIndex);
 		let jsons;
 		try {
-			jsons = doneResultToJson(result, options);
+			jsons = markCharge(doneResultToJson(result, options), options.mode, charge);
 		} catch (error) {
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };

@@ -5,6 +5,7 @@ import { rateBudgetOf } from '../http/transport';
 import type { DocumentSlot, ItemSink } from '../output/itemSink';
 import type { OutputOptions } from '../output/options';
 import { settleResult, type ResultRoutes } from '../output/settleResult';
+import type { Charge } from '../output/mapping';
 import type { Result } from '../schemas';
 import { waitFor } from '../wait';
 import { pollResults, type PollTarget } from './scheduler';
@@ -15,6 +16,10 @@ export interface PendingDocument extends PollTarget {
 	binary?: IBinaryKeyData;
 	/** Which of the item's documents, when it holds several. */
 	slot?: DocumentSlot;
+	/** The document was extracted before: its items say so (see markCharge). */
+	charge?: Charge;
+	/** The result when it is already final (a reused upload's, read when it was checked): no read is needed. */
+	known?: Result;
 }
 
 /**
@@ -36,8 +41,6 @@ export interface AwaitOptions {
 	failedOutput: number;
 	/** The fields of that error item besides the error's own (default: the result ID). */
 	failedFields?(resultId: string, error: unknown): IDataObject;
-	/** Told of every result that reached a final state. */
-	onSettled?(result: Result): void;
 	/** What the node does with a document still pending at the deadline. */
 	onTimeout(document: PendingDocument, lastResult: Result | undefined): void;
 }
@@ -47,20 +50,22 @@ export interface AwaitOptions {
  * outcome is known. The action node's "Wait for Result" and the Poller differ only in `options`.
  */
 export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, documents: PendingDocument[], options: AwaitOptions): Promise<void> {
-	if (documents.length === 0) return;
-	const itemOfResult = new Map(documents.map((document) => [document.resultId, document.id]));
+	const settle = async (document: PendingDocument, result: Result) =>
+		await settleResult(ctx, sink, document.slot ?? document.id, result, document.outputOptions, options.routes, document.binary, document.charge);
+	for (const document of documents) if (document.known) await settle(document, document.known);
+	const unknown = documents.filter((document) => !document.known);
+	if (unknown.length === 0) return;
+	const itemOfResult = new Map(unknown.map((document) => [document.resultId, document.id]));
 	await pollResults(
-		documents,
+		unknown,
 		{
 			timeoutMs: options.timeoutMs,
 			onOutcome: async (target, outcome) => {
 				const document = target as PendingDocument;
 				switch (outcome.kind) {
-					case 'settled': {
-						options.onSettled?.(outcome.result);
-						await settleResult(ctx, sink, document.slot ?? document.id, outcome.result, document.outputOptions, options.routes, document.binary);
+					case 'settled':
+						await settle(document, outcome.result);
 						return;
-					}
 					case 'failed':
 						sink.fail(
 							document.slot ?? document.id,

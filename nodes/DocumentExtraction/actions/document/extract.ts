@@ -1,7 +1,9 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { UploadFile } from '../../../shared/http/multipart';
-import { forgetResult, uploadOnce } from '../../../shared/http/uploadLedger';
+import type { UploadAccepted } from '../../../shared/schemas';
+import type { Charge } from '../../../shared/output/mapping';
+import { newUploadRun, uploadOnce } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/items/itemError';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, REUSE_DAYS } from '../../../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../../../shared/output/descriptions';
@@ -38,6 +40,25 @@ export function extractProperties(operation: string): INodeProperties[] {
 			default: {},
 			displayOptions: show,
 			options: alphabetically([
+				{
+					displayName: 'Allow Private Network Addresses',
+					name: 'allowPrivateNetworkAddresses',
+					type: 'boolean',
+					default: false,
+					displayOptions: { show: { '/documentSource': ['url'] } },
+					description:
+						'Whether File URL may lead to this machine or your own network (localhost, 10.x, 192.168.x and other private addresses). Off, such links are refused, so that a link, e.g. one an AI agent was given, cannot reach n8n\'s network. Cloud metadata addresses are refused either way.',
+				},
+				{
+					displayName: 'Allowed Hosts',
+					name: 'allowedHosts',
+					type: 'string',
+					default: '',
+					placeholder: 'files.example.com, *.example.org',
+					displayOptions: { show: { '/documentSource': ['url'] } },
+					description:
+						'Comma-separated host names File URL may lead to, also after a redirect; *.example.org allows its subdomains. Recommended when an AI agent gives the link. Leave empty to allow any public host (on n8n 1.x, where a node cannot check where a host name leads, links by name need this list).',
+				},
 				{
 					displayName: 'File Name',
 					name: 'fileName',
@@ -138,39 +159,47 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 
 	const pending: PendingDocument[] = [];
 	const plans = new Map<SinkTarget, Pick<PlannedUpload, 'waitTimeoutMs' | 'onTimeout'>>();
-	let reusedCount = 0;
+	const run = newUploadRun();
+	const counts = { reused: 0, duplicate: 0, chargedAgain: 0 };
 	// Taken off the list one by one: once a file is uploaded nothing holds its bytes any more, so
 	// 100 files of 4 MB are not all kept in memory while their results are awaited.
 	for (let plan = planned.shift(); plan; plan = planned.shift()) {
 		const { itemIndex: i, target } = plan;
 		try {
-			const { receipt: accepted, reused } = await uploadOnce(ctx, i, plan.file, plan.scannerId, plan.reuseUploads);
-			if (reused) reusedCount++;
-			sink.track(target, accepted.result_id, { uploaded: true });
+			const upload = await uploadOnce(ctx, run, i, plan.file, plan.scannerId, plan.reuseUploads);
+			if ('duplicate' in upload) {
+				counts.duplicate++;
+				sink.emit(target, [duplicateJson(plan.file.fileName, upload.duplicate.firstDay)], 0, plan.binary);
+				continue;
+			}
+			const { receipt, reused, chargedAgain } = upload;
+			if (reused) counts.reused++;
+			if (chargedAgain) counts.chargedAgain++;
+			const charge: Charge | undefined = reused
+				? { reused: true, firstExtractedAt: reused.firstUploadedAt || null }
+				: chargedAgain && { reused: false, firstExtractedAt: chargedAgain.firstDay };
+			sink.track(target, receipt.result_id, reused ? 'reused' : 'uploaded');
 			if (!plan.outputOptions) {
-				sink.emit(target, [accepted as IDataObject], 0, plan.binary);
+				sink.emit(target, [receiptJson(receipt, charge)], 0, plan.binary);
 				continue;
 			}
 			plans.set(target, { waitTimeoutMs: plan.waitTimeoutMs, onTimeout: plan.onTimeout });
 			pending.push({
 				id: i,
 				...(typeof target === 'number' ? {} : { slot: target }),
-				resultId: accepted.result_id,
-				...receiptTiming(accepted),
+				resultId: receipt.result_id,
+				...receiptTiming(receipt),
 				binary: plan.binary,
 				outputOptions: plan.outputOptions,
+				charge,
+				known: reused?.result,
 			});
 		} catch (error) {
 			sink.fail(target, error, 0, {}, plan.binary);
 		}
 	}
+	for (const warning of chargeWarnings(counts)) addWarning(ctx, warning);
 
-	if (reusedCount > 0) {
-		addWarning(
-			ctx,
-			`${reusedCount === 1 ? '1 document was' : `${reusedCount} documents were`} uploaded earlier by this node: the earlier upload's result was read, nothing was charged again. Turn off "Reuse Earlier Uploads" for a fresh extraction.`,
-		);
-	}
 	// From here on every document is paid for: under Stop, a failed one waits for the others.
 	sink.holdFailures();
 	// One wait for the batch: it lasts as long as the most patient item asks.
@@ -179,10 +208,6 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 		timeoutMs,
 		routes: { done: 0, rejected: 'fail', error: 'fail' },
 		failedOutput: 0,
-		// Processing failed: a retry sends the document again rather than reading the same error.
-		onSettled: (result) => {
-			if (result.status === 'error') forgetResult(result.result_id);
-		},
 		onTimeout: ({ id: i, slot, resultId, binary }, lastResult) => {
 			const target = slot ?? i;
 			const status = lastResult?.status ?? 'queued';
@@ -252,6 +277,49 @@ function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: (item
 
 const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;
 const WAIT_TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
+
+/**
+ * The upload receipt (Wait for Result off). A reused one reserved nothing this time; one extracted
+ * before says so, and the Poller's items then say it too.
+ */
+function receiptJson(receipt: UploadAccepted, charge: Charge | undefined): IDataObject {
+	if (!charge) return receipt as IDataObject;
+	const said = charge.reused ? { tokens_required: 0, reused: true } : { charged_again: true };
+	return { ...receipt, ...said, first_extracted_at: charge.firstExtractedAt };
+}
+
+/** The item of a document not uploaded because another execution extracted it already (n8n's database says when). */
+function duplicateJson(fileName: string, firstDay: string): IDataObject {
+	return {
+		status: 'duplicate',
+		message: `Not extracted again: this node extracted the same file on ${firstDay}, in another execution. Its data is in that execution's output and in your account.`,
+		file_name: fileName,
+		first_extracted_at: firstDay,
+		pages_used: 0,
+	};
+}
+
+/** What the node says of the run's documents that were extracted before. */
+function chargeWarnings({ reused, duplicate, chargedAgain }: { reused: number; duplicate: number; chargedAgain: number }): string[] {
+	const documents = (count: number) => (count === 1 ? '1 document was' : `${count} documents were`);
+	const warnings: string[] = [];
+	if (reused > 0) {
+		warnings.push(
+			`${documents(reused)} uploaded earlier by this node: the earlier upload's result was read, nothing was charged again. Turn off "Reuse Earlier Uploads" for a fresh extraction.`,
+		);
+	}
+	if (duplicate > 0) {
+		warnings.push(
+			`${documents(duplicate)} not uploaded: this node extracted the same file in an earlier execution (status "duplicate" on the item). Turn off "Reuse Earlier Uploads" to extract it again.`,
+		);
+	}
+	if (chargedAgain > 0) {
+		warnings.push(
+			`${documents(chargedAgain)} extracted before by this node in another n8n process (before a restart, or on another queue-mode worker), whose result this process could not read: uploaded and charged again ("charged_again" on the item). In queue mode, extract without waiting and read the results with the Document Extraction Poller: a Retry then reads them instead.`,
+		);
+	}
+	return warnings;
+}
 
 function seconds(ms: number): string {
 	const value = Math.round(ms / 1000);

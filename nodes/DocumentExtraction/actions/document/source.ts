@@ -2,9 +2,11 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { UploadFile } from '../../../shared/http/multipart';
 import type { DocumentSlot } from '../../../shared/output/itemSink';
-import { readChoice } from '../../../shared/items/parameters';
+import { itemError } from '../../../shared/items/itemError';
+import { readBoolean, readChoice } from '../../../shared/items/parameters';
+import { parseAllowedHosts } from '../../../shared/preflight/addresses';
 import { judgeAttachment, SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
-import { downloadFile } from './download';
+import { downloadFile, shownUrl, type LinkRules } from './download';
 import { checkUploadFile, readBinaryFile } from './file';
 
 /**
@@ -128,9 +130,10 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
 	const fileName = source === 'binaryFields' ? '' : textParameter(ctx, 'options.fileName', i, '');
 	if (source === 'url') {
 		const url = textParameter(ctx, 'fileUrl', i, '');
+		const rules = readLinkRules(ctx, i);
 		return {
 			source,
-			documents: [{ origin: { file_url: url }, load: async () => await checkUploadFile(ctx, i, await downloadFile(ctx, i, url), fileName) }],
+			documents: [{ origin: { file_url: shownUrl(url) }, load: async () => await checkUploadFile(ctx, i, await downloadFile(ctx, i, url, rules), fileName) }],
 			skipped: [],
 		};
 	}
@@ -178,6 +181,16 @@ function noDocumentJson(source: DocumentSource, prefix: string, skipped: Skipped
 			? `No document: the item has no ${fields}`
 			: `No document: none of the item's ${skipped.length} file${skipped.length === 1 ? ' is' : 's are'} a PDF, JPEG or PNG document (see skipped_files)`;
 	return { status: 'no_document', message, document_source: source, skipped_files: skipped };
+}
+
+/** Options → Allow Private Network Addresses and Allowed Hosts (see download.ts). */
+function readLinkRules(ctx: IExecuteFunctions, i: number): LinkRules {
+	const allowPrivateNetwork = readBoolean(ctx, 'options.allowPrivateNetworkAddresses', i, false, 'Allow Private Network Addresses');
+	const { hosts, invalid } = parseAllowedHosts(textParameter(ctx, 'options.allowedHosts', i, ''));
+	if (invalid.length > 0) {
+		throw itemError(ctx.getNode(), i, `"Allowed Hosts" holds what is not a host name: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')}`, 'List host names separated by commas, e.g. files.example.com, *.example.org.');
+	}
+	return { allowPrivateNetwork, allowedHosts: hosts };
 }
 
 /** A text parameter; an expression giving a number is taken as its text, anything else as empty. */

@@ -143,7 +143,10 @@ describe('Retry On Fail', () => {
 		expect(failed.error?.message).toMatch(/^Item 3: .* was rejected/);
 		const retried = await scenario.run({ nodeType: 'action', parameters: extractParameters(true), input, workflowId, mode: 'retry' });
 		expect(retried.error?.message).toMatch(/^Item 3: .* was rejected/);
-		expect(contextOf(retried).documents).toEqual(contextOf(failed).documents);
+		// The same documents and outcomes; each one now an earlier upload's result, not charged again.
+		const asReused = (documents: unknown) => (documents as IDataObject[]).map((document) => ({ ...document, uploaded: false, reused: true }));
+		expect(contextOf(retried).documents).toEqual(asReused(contextOf(failed).documents));
+		expect((contextOf(failed).documents as IDataObject[]).every((document) => document.uploaded === true)).toBe(true);
 		const stats = await scenario.finish();
 		expect(stats.uploads).toHaveLength(3);
 	});

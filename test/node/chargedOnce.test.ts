@@ -296,3 +296,26 @@ describe('what another n8n process knows: the marks in n8n\'s database', () => {
 		expect(acceptedUploads(account.id)).toBe(1);
 	});
 });
+
+describe('template changes, sent once', () => {
+	it('only a failed run keeps its changes for a Retry: a later execution that creates the same template creates it anew', async () => {
+		const workflowId = newWorkflow();
+		const { cred } = newAccount();
+		const create = { resource: 'template', operation: 'create', name: '={{ $json.name }}', fieldsUi: { field: [{ name: 'total', type: 'currency' }] } };
+		const input = [{ json: { name: 'Weekly supplier' } }];
+		const first = await run(cred, workflowId, create, input, { mode: 'webhook' });
+		expect(first.error).toBeUndefined();
+		const firstId = String(first.outputs[0][0].json.scanner_id);
+		// The workflow uses the template, then deletes it.
+		const deleted = await run(cred, workflowId, { resource: 'template', operation: 'delete', templateId: { __rl: true, mode: 'id', value: firstId } }, [{ json: {} }]);
+		expect(deleted.error).toBeUndefined();
+
+		// A Retry of another execution that failed later on: this node runs again with the same input.
+		const again = await run(cred, workflowId, create, input, { mode: 'retry' });
+		expect(again.error).toBeUndefined();
+		const secondId = String(again.outputs[0][0].json.scanner_id);
+		expect(secondId).not.toBe(firstId);
+		const listed = (await (await fetch(`${cred.baseUrl}/api/v1/scanners`, { headers: { 'X-API-Key': cred.apiKey } })).json()) as { scanners: Array<{ scanner_id: string }> };
+		expect(listed.scanners.map((template) => template.scanner_id)).toContain(secondId);
+	});
+});

@@ -1,6 +1,7 @@
 /** The upload ledger's own rules: what another execution may reuse, its lifetime and its bound. */
 import { describe, expect, it } from 'vitest';
 
+import { SentLedger } from '../../nodes/shared/http/sentLedger';
 import { forgetResult, forgetTemplate, ledgerSize, lookUpUpload, recordUpload, uploadKey, type LedgerEntry } from '../../nodes/shared/http/uploadLedger';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -48,5 +49,20 @@ describe('upload ledger', () => {
 		expect(ledgerSize()).toBe(10_000);
 		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'bulk-0', 'hash'), executionId: 'exec-a' }, true, 5_000)).toBeUndefined();
 		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'bulk-10049', 'hash'), executionId: 'exec-a' }, true, 5_000)).toEqual(accepted('r10049'));
+	});
+});
+
+describe('sent ledger', () => {
+	it('with a byte bound, keeps the newest answers within it', () => {
+		const ledger = new SentLedger<string>({ maxBytes: 2_000 });
+		const big = 'x'.repeat(600);
+		for (let i = 0; i < 5; i++) ledger.set(`k${i}`, { kind: 'accepted', answer: big, executionId: 'e' }, 0);
+		expect(ledger.size).toBe(3);
+		expect(ledger.get('k0', 0)).toBeUndefined();
+		expect(ledger.get('k4', 0)).toEqual({ kind: 'accepted', answer: big, executionId: 'e' });
+		ledger.delete('k4');
+		ledger.set('k5', { kind: 'accepted', answer: big, executionId: 'e' }, 0);
+		expect(ledger.size).toBe(3);
+		expect(ledger.get('k2', 0)).toBeDefined();
 	});
 });

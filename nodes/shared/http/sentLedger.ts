@@ -18,36 +18,44 @@ export type SentEntry<T> =
 	| { kind: 'uncertain'; message: string; executionId: string };
 
 const LIFETIME_MS = REUSE_DAYS * 24 * 60 * 60 * 1000;
-/** Bounds the memory (an entry is a few hundred bytes): the oldest entries go first. */
+/** Bounds the memory: the oldest entries go first. */
 const MAX_ENTRIES = 10_000;
 
 export class SentLedger<T> {
-	private readonly entries = new Map<string, { entry: SentEntry<T>; at: number }>();
+	private readonly entries = new Map<string, { entry: SentEntry<T>; at: number; bytes: number }>();
+
+	private bytes = 0;
+
+	/** `maxBytes`: a bound on the entries' size (their JSON), where an answer can be large (a template's). */
+	constructor(private readonly limits: { maxBytes?: number } = {}) {}
 
 	get(key: string, now = Date.now()): SentEntry<T> | undefined {
 		const found = this.entries.get(key);
-		if (found && now - found.at > LIFETIME_MS) this.entries.delete(key);
+		if (found && now - found.at > LIFETIME_MS) this.delete(key);
 		return found && now - found.at <= LIFETIME_MS ? found.entry : undefined;
 	}
 
 	set(key: string, entry: SentEntry<T>, now = Date.now()): void {
-		this.entries.delete(key);
-		this.entries.set(key, { entry, at: now });
+		this.delete(key);
+		const bytes = this.limits.maxBytes === undefined ? 0 : key.length + JSON.stringify(entry).length;
+		this.entries.set(key, { entry, at: now, bytes });
+		this.bytes += bytes;
 		// A Map iterates in insertion order: the first keys are the oldest.
 		for (const oldest of this.entries.keys()) {
-			if (this.entries.size <= MAX_ENTRIES) break;
-			this.entries.delete(oldest);
+			if (this.entries.size <= MAX_ENTRIES && this.bytes <= (this.limits.maxBytes ?? Infinity)) break;
+			this.delete(oldest);
 		}
 	}
 
 	/** Forgets the matching entries and says which keys they had. */
 	forgetWhere(matches: (entry: SentEntry<T>, key: string) => boolean): string[] {
 		const forgotten = [...this.entries].filter(([key, { entry }]) => matches(entry, key)).map(([key]) => key);
-		for (const key of forgotten) this.entries.delete(key);
+		for (const key of forgotten) this.delete(key);
 		return forgotten;
 	}
 
 	delete(key: string): void {
+		this.bytes -= this.entries.get(key)?.bytes ?? 0;
 		this.entries.delete(key);
 	}
 

@@ -1,7 +1,7 @@
 import { createHash } from 'crypto';
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { mayHaveBeenApplied } from '../../../shared/http/transport';
+import { accountOf, mayHaveBeenApplied } from '../../../shared/http/transport';
 import { runIndexOf, SentLedger } from '../../../shared/http/sentLedger';
 import { forgetTemplate } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/items/itemError';
@@ -23,10 +23,12 @@ export interface TemplateWrite {
 /**
  * Create, Update and Delete: every item is read and checked before the first write, so a bad item
  * under On Error = Stop stops the node with nothing sent. Then each change is sent once: a change
- * the service applied is remembered (per workflow, node, run, item and content) and its answer
- * output again, not re-sent, when Retry On Fail runs the node again in the same execution or n8n's
- * Retry of a failed execution runs it in a new one. A change that got no clear answer is not sent
- * again by that execution.
+ * the service applied is remembered (per account, workflow, node, run, item and content) and its
+ * answer output again, not re-sent, when Retry On Fail runs the node again in the same execution
+ * or n8n's Retry of a failed execution runs it in a new one. Only a run of the node that failed
+ * keeps what it changed: a run that ended well is never run again by a Retry, so a later
+ * execution that makes the same change (e.g. creates, uses and deletes a template each time) makes
+ * it anew. A change that got no clear answer is not sent again by that execution.
  */
 export function templateWrite(prepare: (ctx: IExecuteFunctions, itemIndex: number) => TemplateWrite): BatchOperation {
 	return {
@@ -39,26 +41,37 @@ export function templateWrite(prepare: (ctx: IExecuteFunctions, itemIndex: numbe
 					sink.fail(i, error);
 				}
 			}
+			// A credential that cannot be used fails each item where it is sent, saying why.
+			const account = await accountOf(this).catch(() => '');
+			const written: string[] = [];
 			const applied: string[] = [];
 			for (const [position, { itemIndex, write }] of prepared.entries()) {
+				const key = changeKey(this, account, itemIndex, write);
+				written.push(key);
 				try {
-					sink.emit(itemIndex, [await writeOnce(this, itemIndex, write)]);
+					sink.emit(itemIndex, [await writeOnce(this, itemIndex, key, write)]);
 					applied.push(`- item ${itemIndex + 1}: ${write.done}`);
 				} catch (error) {
 					if (!this.continueOnFail()) describeStop(error, applied, prepared.slice(position + 1).map((entry) => entry.itemIndex));
 					sink.fail(itemIndex, error);
 				}
 			}
+			// Reached only when the run did not fail: no Retry will run it again.
+			for (const key of written) ledger.delete(key);
 		},
 	};
 }
 
-const ledger = new SentLedger<IDataObject>();
+/** At most this much of the changes' answers is kept (they are output again by a Retry). */
+const ledger = new SentLedger<IDataObject>({ maxBytes: 20_000_000 });
 
-async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, write: TemplateWrite): Promise<IDataObject> {
-	const executionId = ctx.getExecutionId?.() ?? '';
+function changeKey(ctx: IExecuteFunctions, account: string, itemIndex: number, write: TemplateWrite): string {
 	const change = createHash('sha256').update(JSON.stringify(write.identity)).digest('hex');
-	const key = JSON.stringify([ctx.getWorkflow().id ?? '', ctx.getNode().id, runIndexOf(ctx), itemIndex, change]);
+	return JSON.stringify([account, ctx.getWorkflow().id ?? '', ctx.getNode().id, runIndexOf(ctx), itemIndex, change]);
+}
+
+async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, key: string, write: TemplateWrite): Promise<IDataObject> {
+	const executionId = ctx.getExecutionId?.() ?? '';
 	const earlier = ledger.get(key);
 	const sameExecution = executionId !== '' && earlier?.executionId === executionId;
 	// n8n's Retry of a failed execution re-runs the failed node with the same input, in a new execution.

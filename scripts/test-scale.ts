@@ -26,6 +26,7 @@ import { documentOutcomes, scaleChecks, scaleFigures, type Check, type SentDocum
 import { startCollector } from '../test/scale/collector';
 import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/scale/crash';
 import { scaleBatch } from '../test/scale/documents';
+import { sendDuplicates } from '../test/scale/duplicates';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
 import { checksList, figuresTable, summaryLine, workerActivity, workersTable } from '../test/scale/report';
 import { FINISH_STORED, SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, finishStoredWorkflow, scaleWorkflow } from '../test/scale/workflows';
@@ -35,6 +36,9 @@ import { BINARY_DATA_SETUPS, startQueueMode, type BinaryDataSetup } from './n8n/
 import { N8N_RELEASES } from './n8n/releases';
 import { N8nRestApi, waitForProductionWebhook } from './n8n/restApi';
 import { sandboxCredential } from './n8n/workflows';
+
+/** Copies of one invoice sent as separate executions (the duplicates phase). */
+const DUPLICATE_COPIES = 6;
 
 /** The free plan's limit (spec 8): the one the suite is held to. */
 const RATE_LIMIT_PER_MINUTE = 60;
@@ -121,6 +125,12 @@ async function main(): Promise<() => void> {
 		return runs;
 	});
 
+	// Before the crash phase, which leaves one worker.
+	const duplicates = await phase('duplicates: the same invoice in 6 executions, spread over the workers', () =>
+		sendDuplicates({ mainUrl: n8n.main.url, sandbox, collector, workers: n8n.workers, runId, copies: DUPLICATE_COPIES, log }),
+	);
+	const duplicateExecutions = new Set(duplicates.copies.map((copy) => copy.execution));
+
 	let crash: CrashReport | undefined;
 	let crashFailure: Check | undefined;
 	if (options.crash) {
@@ -137,7 +147,11 @@ async function main(): Promise<() => void> {
 	const sent = (batch: Batch, phaseName: SentDocument['phase']): SentDocument[] => batch.documents.map((document) => ({ ...document, batch: batch.index, mode: batch.mode, phase: phaseName }));
 	const loadDocuments = batches.flatMap((batch) => sent(batch, 'load'));
 	const documents = [...loadDocuments, ...(options.crash ? sent(crashBatch, 'crash') : [])];
-	const { outcomes, strayItems } = documentOutcomes(documents, collector.items(), stats);
+	const { outcomes, strayItems } = documentOutcomes(
+		documents,
+		collector.items().filter((item) => !duplicateExecutions.has(item.execution)),
+		stats,
+	);
 	const figures = scaleFigures(outcomes, strayItems, stats, loadDocuments, RATE_LIMIT_PER_MINUTE);
 	const activity = n8n.workers.map((worker) => workerActivity(worker.name, worker.service.output(), worker.name === crash?.worker));
 	const checks: Check[] = [
@@ -149,6 +163,7 @@ async function main(): Promise<() => void> {
 			detail: `${runs.filter((run) => run.status === 200).length}/${runs.length} webhook calls answered 200`,
 		},
 		...workersCheck(activity),
+		...duplicates.checks,
 		...(crash?.checks ?? []),
 		...(crashFailure ? [crashFailure] : []),
 	];

@@ -121,6 +121,7 @@ export class DocumentExtractionPoller implements INodeType {
 					binary,
 					// A receipt of a document extracted before (Extract reused it or paid again): its items say so, as Extract's would.
 					charge: chargeOfReceipt(json),
+					documentKey: typeof json.document_key === 'string' ? json.document_key : undefined,
 				});
 			} catch (error) {
 				sink.fail(i, error, OUTPUT.error, unreadableFields(null, error), includedBinaryOfFailedItem(this, i));

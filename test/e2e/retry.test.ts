@@ -62,7 +62,7 @@ describe(`Retry of a failed execution in n8n ${n8n().version}: nothing accepted 
 		expect(failed.status).toBe('error');
 		const error = nodeError({ data: (await api.getExecution(failed.id)).data }, 'Extract');
 		expect(error?.message).toMatch(/^Item 2: The document "b-scan.pdf" was rejected/);
-		expect(String(error?.description)).toContain('Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within 7 days');
+		expect(String(error?.description)).toContain('Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within 7 days (after n8n restarts, or on another queue-mode worker, it uploads them again');
 		const accepted = sandbox.stats().uploads.map((upload) => upload.resultId);
 		expect(accepted).toHaveLength(2);
 

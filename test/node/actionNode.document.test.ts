@@ -92,7 +92,7 @@ describe('the upload request', () => {
 		expect(parts[0].data.equals(Buffer.from(bytes))).toBe(true);
 		expect(service.unexpected).toEqual([]);
 		expect(outputs[0]).toHaveLength(1);
-		expect(outputs[0][0]).toEqual({ json: uploadAccepted(ID), pairedItem: { item: 0 } });
+		expect(outputs[0][0]).toEqual({ json: { ...uploadAccepted(ID), document_key: expect.stringMatching(/^[0-9a-f]{64}$/) }, pairedItem: { item: 0 } });
 	});
 
 	it('takes the content type from the bytes when the binary data says otherwise, and fixes the extension', async () => {
@@ -180,7 +180,7 @@ describe('waiting for the result', () => {
 		const service = serviceFor('/api/v1/process', []);
 		const { outputs, error } = await runAction(extract({ waitForResult: false, output: 'raw' }), [item]);
 		expect(error).toBeUndefined();
-		expect(outputs[0].map((out) => out.json)).toEqual([uploadAccepted(ID)]);
+		expect(outputs[0].map((out) => out.json)).toEqual([{ ...uploadAccepted(ID), document_key: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
 		expect(outputs[0][0].json).toMatchObject({ tokens_required: 1, tokens_remaining: 19 });
 		expect(service.unexpected).toEqual([]);
 	});

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { DatabaseBinaryManager } from '../harness/databaseBinaryManager';
 import { minimalPdf } from '../harness/documents';
-import { BASE, answer, multipartParts, runAction, trapAllRequests, uploadAccepted, useNock, type SeenRequest } from './actionNode.support';
+import { BASE, answer, multipartParts, resultId, runAction, trapAllRequests, uploadAccepted, useNock, type SeenRequest } from './actionNode.support';
 
 useNock();
 
@@ -80,7 +80,8 @@ describe.each([
 		expect(part).toMatchObject({ name: 'file', filename: 'stored.pdf', contentType: 'application/pdf' });
 		expect(part.data.equals(Buffer.from(bytes))).toBe(true);
 		expect(outputs[0][0].json.result_id).toBe(ID);
-		expect(streamed).toHaveBeenCalledTimes(1);
+		// Twice: once to be checked, then again, let go meanwhile, into the upload body.
+		expect(streamed).toHaveBeenCalledTimes(2);
 		expect(readWhole).not.toHaveBeenCalled();
 		streamed.mockRestore();
 		readWhole.mockRestore();
@@ -115,5 +116,160 @@ describe.each([
 		expect(unexpected).toEqual([]);
 		streamed.mockRestore();
 		readWhole.mockRestore();
+	});
+});
+
+/**
+ * Memory flat (issue 23): every file of a run is checked before the first upload, and each is let
+ * go once judged and read again from n8n's binary data when its turn comes, proven the same bytes
+ * by its size and SHA-256. So the files are read twice, never held together.
+ */
+describe('each file is checked, let go, and read again for its upload', () => {
+	let manager: DatabaseBinaryManager;
+	const service = () => Container.get(BinaryDataService);
+
+	/** Every read of a stored file and every upload, in order, by file name. */
+	function recordReadsAndUploads(names: Map<string, string>) {
+		const events: string[] = [];
+		const original = service().getAsStream.bind(service());
+		const streamed = vi.spyOn(service(), 'getAsStream').mockImplementation(async (id, chunkSize) => {
+			events.push(`read ${names.get(id)}`);
+			return await original(id, chunkSize);
+		});
+		return { events, restore: () => streamed.mockRestore() };
+	}
+
+	async function storedItems(mode: 'filesystem' | 'database', files: Record<string, Uint8Array>) {
+		await useBinaryMode(mode);
+		if (mode === 'database') {
+			manager = new DatabaseBinaryManager();
+			service().setManager('database', manager);
+		}
+		const items: INodeExecutionData[] = [];
+		const names = new Map<string, string>();
+		for (const [name, bytes] of Object.entries(files)) {
+			const item = await storedItem(bytes, name);
+			names.set(item.binary!.data.id!, name);
+			items.push(item);
+		}
+		return { items, names };
+	}
+
+	const uploadsByName = (uploads: SeenRequest[]) => uploads.map((request) => multipartParts(request)[0].filename);
+
+	it.each(['filesystem', 'database'] as const)('binary data mode %s: all files are read and checked first, then each is read again just before its upload', async (mode) => {
+		const files = { 'a.pdf': await minimalPdf(['Invoice A'], 1), 'b.pdf': await minimalPdf(['Invoice B'], 2), 'c.pdf': await minimalPdf(['Invoice C'], 1) };
+		const { items, names } = await storedItems(mode, files);
+		const reads = recordReadsAndUploads(names);
+		const uploads: SeenRequest[] = [];
+		let accepted = 0;
+		answer(nock(BASE).post('/api/v1/process').times(3), uploads, (request) => {
+			reads.events.push(`upload ${multipartParts(request)[0].filename}`);
+			return [202, uploadAccepted(resultId(++accepted))];
+		});
+		const unexpected = trapAllRequests();
+
+		const { outputs, error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, items);
+		reads.restore();
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		expect(reads.events).toEqual(['read a.pdf', 'read b.pdf', 'read c.pdf', 'read a.pdf', 'upload a.pdf', 'read b.pdf', 'upload b.pdf', 'read c.pdf', 'upload c.pdf']);
+		// What was read again is what was checked, byte for byte.
+		expect(uploads.map((request) => multipartParts(request)[0].data)).toEqual(Object.values(files).map((bytes) => Buffer.from(bytes)));
+		expect(outputs[0].map((item) => item.json.result_id)).toEqual([resultId(1), resultId(2), resultId(3)]);
+	});
+
+	it.each([0, 1, 2])('On Error = Stop: a file that fails its check (file %i of 3) stops the node before the first upload, every file read once', async (bad) => {
+		const good = await minimalPdf(['Invoice'], 1);
+		const files: Record<string, Uint8Array> = {};
+		for (let i = 0; i < 3; i++) files[`file-${i}.pdf`] = i === bad ? good.subarray(0, Math.floor(good.length / 2)) : good;
+		const { items, names } = await storedItems('filesystem', files);
+		const reads = recordReadsAndUploads(names);
+		const unexpected = trapAllRequests();
+
+		const { error, outputs } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, items);
+		reads.restore();
+
+		expect(error?.message).toMatch(new RegExp(`^Item ${bad + 1} \\(file-${bad}\\.pdf\\): .*damaged or incomplete`));
+		expect(unexpected).toEqual([]);
+		expect(outputs).toEqual([]);
+		// Files before the bad one were checked; none was read a second time, nothing was sent.
+		expect(reads.events).toEqual(Object.keys(files).slice(0, bad + 1).map((name) => `read ${name}`));
+	});
+
+	it('Every Attachment: each document is read again for its upload; a file that is no document is read once and skipped', async () => {
+		await useBinaryMode('filesystem');
+		const a = await storedItem(await minimalPdf(['Invoice A'], 1), 'a.pdf');
+		const b = await storedItem(await minimalPdf(['Invoice B'], 1), 'b.pdf');
+		const note = await storedItem(new TextEncoder().encode('Thanks for your order.'), 'note.txt');
+		const email: INodeExecutionData = { json: {}, binary: { attachment_0: a.binary!.data, attachment_1: note.binary!.data, attachment_2: b.binary!.data } };
+		const names = new Map([a, b, note].map((item) => [item.binary!.data.id!, item.binary!.data.fileName!]));
+		const reads = recordReadsAndUploads(names);
+		const uploads: SeenRequest[] = [];
+		let accepted = 0;
+		answer(nock(BASE).post('/api/v1/process').times(2), uploads, (request) => {
+			reads.events.push(`upload ${multipartParts(request)[0].filename}`);
+			return [202, uploadAccepted(resultId(++accepted))];
+		});
+		const unexpected = trapAllRequests();
+
+		const { outputs, error } = await runAction({ resource: 'document', operation: 'extract', documentSource: 'binaryFields', waitForResult: false }, [email]);
+		reads.restore();
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		expect(reads.events).toEqual(['read a.pdf', 'read note.txt', 'read b.pdf', 'read a.pdf', 'upload a.pdf', 'read b.pdf', 'upload b.pdf']);
+		expect(uploadsByName(uploads)).toEqual(['a.pdf', 'b.pdf']);
+		expect(outputs[0]).toHaveLength(2);
+	});
+
+	it('a stored file rewritten after its check is not sent: its item fails, saying so; On Error = Continue sends the others', async () => {
+		const files = { 'a.pdf': await minimalPdf(['Invoice A'], 1), 'b.pdf': await minimalPdf(['Invoice B'], 1), 'c.pdf': await minimalPdf(['Invoice C'], 1) };
+		const { items } = await storedItems('database', files);
+		const rowOf = (item: INodeExecutionData) => manager.files.get(item.binary!.data.id!.replace(/^database:/, ''))!;
+		const uploads: SeenRequest[] = [];
+		let accepted = 0;
+		answer(nock(BASE).post('/api/v1/process').times(2), uploads, () => {
+			// While a.pdf is uploaded, b.pdf's stored copy changes: same size, other bytes.
+			if (accepted === 0) {
+				const row = rowOf(items[1]);
+				row.bytes = Buffer.from(row.bytes);
+				row.bytes[row.bytes.length - 2] ^= 0xff;
+			}
+			return [202, uploadAccepted(resultId(++accepted))];
+		});
+		const unexpected = trapAllRequests();
+
+		const { outputs, error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, items, { continueOnFail: true });
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		expect(uploadsByName(uploads)).toEqual(['a.pdf', 'c.pdf']);
+		expect(outputs[0].map((item) => item.json.result_id ?? item.json.error)).toEqual([
+			resultId(1),
+			'Item 2 (b.pdf): the file changed after it was checked: it is not the file that passed the checks',
+			resultId(2),
+		]);
+	});
+
+	it('On Error = Stop: a stored file removed after its check stops the node at its turn, naming it and listing what was uploaded', async () => {
+		const files = { 'a.pdf': await minimalPdf(['Invoice A'], 1), 'b.pdf': await minimalPdf(['Invoice B'], 1) };
+		const { items } = await storedItems('database', files);
+		const uploads: SeenRequest[] = [];
+		answer(nock(BASE).post('/api/v1/process'), uploads, () => {
+			manager.files.delete(items[1].binary!.data.id!.replace(/^database:/, ''));
+			return [202, uploadAccepted(resultId(1))];
+		});
+		const unexpected = trapAllRequests();
+
+		const { error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, items);
+
+		expect(uploadsByName(uploads)).toEqual(['a.pdf']);
+		expect(unexpected).toEqual([]);
+		expect(error?.message).toMatch(/^Item 2 \(b\.pdf\): the file could not be read again for its upload: /);
+		const description = String((error as unknown as { description?: string }).description);
+		expect(description).toContain('Nothing was sent to the service for this file and no page was used for it.');
+		expect(description).toContain(`- item 1: result ID ${resultId(1)}`);
 	});
 });

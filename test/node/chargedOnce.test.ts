@@ -281,6 +281,27 @@ describe('what another n8n process knows: the marks in n8n\'s database', () => {
 		}
 	});
 
+	it('a result that ended in error, read by the Poller in another process, takes the mark away by the receipt\'s document key', async () => {
+		const workflowId = newWorkflow();
+		const own = await startSandbox({ timing: 'fast' });
+		const cred = { apiKey: own.demoKey, baseUrl: own.baseUrl };
+		try {
+			own.faults.enqueue('process', 'extractionError');
+			const item = await invoice();
+			const receipt = await run(cred, workflowId, extract({ waitForResult: false }), [item], { mode: 'webhook' });
+			expect(receipt.outputs[0][0].json.document_key).toMatch(/^[0-9a-f]{64}$/);
+			forgetAllUploads();
+			expect((await pollerErrorItem(cred, workflowId, receipt.outputs[0][0])).status).toBe('error');
+			forgetAllUploads();
+			const again = await run(cred, workflowId, extract(), [item], { mode: 'webhook' });
+			expect(again.error).toBeUndefined();
+			expect(acceptedUploads(own.demoAccountId, own)).toBe(2);
+			expect(extraction(again)).toMatchObject({ status: 'done', reused: false });
+		} finally {
+			await own.stop();
+		}
+	});
+
 	it('an upload the service refused leaves no mark: the next execution uploads the file', async () => {
 		const workflowId = newWorkflow();
 		const account = sandbox.accounts.create({ plan: 'free', pagesUsed: 20 });

@@ -187,7 +187,7 @@ describe('On Error: Stop, once documents are paid for', () => {
 		const description = descriptionOf(result);
 		expect(description).toContain(`Result ID: ${resultId(2)}`);
 		expect(description).toMatch(
-			/Documents uploaded in this run: their pages are already reserved\. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within 7 days \(not after n8n restarts, nor on another queue-mode worker\)/,
+			/Documents uploaded in this run: their pages are already reserved\. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within 7 days \(after n8n restarts, or on another queue-mode worker, it uploads them again and the items say "charged_again"\)/,
 		);
 		for (const [item, outcome] of [[1, 'done'], [2, 'failed'], [3, 'done']] as const) {
 			expect(description).toContain(`- item ${item}: result ID ${resultId(item)} (${outcome})`);
@@ -433,11 +433,12 @@ describe('template changes: every item checked first, each change sent once', ()
 	it("n8n's Retry of the failed execution does not create A again; a new run of the workflow does", async () => {
 		const fake = templates(['B']);
 		const input = items('A', 'B');
-		await run({ parameters: createFrom('={{ $json.name }}'), input, workflowId: 'wf-templates', executionId: 'exec-t1' });
-		const retried = await run({ parameters: createFrom('={{ $json.name }}'), input, workflowId: 'wf-templates', executionId: 'exec-t2', mode: 'retry' });
+		const cred = credential();
+		await run({ parameters: createFrom('={{ $json.name }}'), input, workflowId: 'wf-templates', executionId: 'exec-t1', credential: cred });
+		const retried = await run({ parameters: createFrom('={{ $json.name }}'), input, workflowId: 'wf-templates', executionId: 'exec-t2', mode: 'retry', credential: cred });
 		expect(fake.names()).toEqual(['A', 'B', 'B']);
 		expect(descriptionOf(retried)).toContain('- item 1: created template "A"');
-		await run({ parameters: createFrom('={{ $json.name }}'), input: items('A'), workflowId: 'wf-templates', executionId: 'exec-t3' });
+		await run({ parameters: createFrom('={{ $json.name }}'), input: items('A'), workflowId: 'wf-templates', executionId: 'exec-t3', credential: cred });
 		expect(fake.names(), 'a new manual run is a new change').toEqual(['A', 'B', 'B', 'A']);
 	});
 

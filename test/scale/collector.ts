@@ -12,6 +12,9 @@ export interface CollectedItem {
 	file_name: string | null;
 	/** What the service or the node said about a document that did not come out on Done. */
 	message: string | null;
+	/** The item's status (`done`, `duplicate`...) and whether its data is an earlier upload's. */
+	status?: string | null;
+	reused?: boolean | null;
 	/** When the collector received it (ms since the epoch). */
 	at: number;
 }

@@ -10,11 +10,15 @@ import { REUSE_DAYS } from '../limits';
  * tells when it was first extracted. They take no lock: two processes at the very same moment can
  * both miss each other's mark (a claim keeps that window to the database's round trip).
  *
- * Scope "node": the marks sit in a row of their own per workflow and node, apart from any Remove
- * Duplicates node. Where n8n has no such database (a test engine, a host without the helpers), the
- * marks are skipped and this process's own memory is all there is.
+ * Scope "workflow", so that the Poller or Get Result of the same workflow can take a mark away when
+ * the document's result ended in `error` (a document key names the uploading node). A Remove
+ * Duplicates node set to the workflow scope shares the row: in its own mode "entries" it may push
+ * the oldest marks out; in another mode the helpers refuse our calls, and the marks are skipped.
+ * Where n8n has no such database (a host without the helpers), they are skipped too and this
+ * process's own memory is all there is.
  */
 
+const SCOPE = 'workflow';
 const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: 10_000 };
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -42,12 +46,12 @@ export interface MarkLookup {
 export async function findMark(ctx: IExecuteFunctions, documentKey: string, now = Date.now()): Promise<MarkLookup> {
 	const values = marks(documentKey, now);
 	try {
-		const found = await ctx.helpers.checkProcessedAndRecord(values, 'node', OPTIONS);
+		const found = await ctx.helpers.checkProcessedAndRecord(values, SCOPE, OPTIONS);
 		const processed = new Set(found.processed.map(String));
 		const firstDay = values.find((value) => processed.has(value))?.split('@')[1];
 		const claimed = firstDay === undefined;
 		const undo = found.new.map(String).filter((value) => !(claimed && value === values[values.length - 1]));
-		if (undo.length > 0) await ctx.helpers.removeProcessed(undo, 'node', OPTIONS);
+		if (undo.length > 0) await ctx.helpers.removeProcessed(undo, SCOPE, OPTIONS);
 		return { firstDay, claimed };
 	} catch {
 		return { claimed: false };
@@ -57,7 +61,7 @@ export async function findMark(ctx: IExecuteFunctions, documentKey: string, now 
 /** Marks the document as extracted today (after an upload the look-up did not claim). */
 export async function markExtracted(ctx: IExecuteFunctions, documentKey: string, now = Date.now()): Promise<void> {
 	try {
-		await ctx.helpers.checkProcessedAndRecord([marks(documentKey, now).pop() as string], 'node', OPTIONS);
+		await ctx.helpers.checkProcessedAndRecord([marks(documentKey, now).pop() as string], SCOPE, OPTIONS);
 	} catch {
 		// No database for marks: this process's memory still knows the upload.
 	}
@@ -66,7 +70,7 @@ export async function markExtracted(ctx: IExecuteFunctions, documentKey: string,
 /** Takes the document's marks away: its result ended in error, or a claimed upload was refused. */
 export async function unmark(ctx: IExecuteFunctions, documentKey: string, now = Date.now()): Promise<void> {
 	try {
-		await ctx.helpers.removeProcessed(marks(documentKey, now), 'node', OPTIONS);
+		await ctx.helpers.removeProcessed(marks(documentKey, now), SCOPE, OPTIONS);
 	} catch {
 		// As above.
 	}

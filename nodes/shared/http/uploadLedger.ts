@@ -49,7 +49,6 @@ export interface UploadIdentity {
 export function uploadKey(account: string, workflowId: string, nodeId: string, scannerId: string | undefined, fileName: string, contentHash: string): string {
 	return JSON.stringify([account, workflowId, nodeId, scannerId ?? 'auto', fileName, contentHash]);
 }
-const NODE_IN_KEY = 2;
 const TEMPLATE_IN_KEY = 3;
 
 async function uploadIdentity(ctx: IExecuteFunctions, file: UploadFile, scannerId: string | undefined): Promise<UploadIdentity> {
@@ -72,21 +71,19 @@ export function recordUpload(identity: UploadIdentity, entry: LedgerEntry, now =
 	ledger.set(identity.key, entry, now);
 }
 
-/** The document's name in n8n's database: one-way, like everything the marks hold. */
+/** The document's name in n8n's database and on receipts: one-way, like everything the marks hold. */
 function documentKeyOf(key: string): string {
 	return createHash('sha256').update(key).digest('hex');
 }
 
 /**
- * Forgets the upload whose result ended in `error`, here and (when it is this node that reads it)
- * in n8n's database: the next run on the file sends it again.
+ * Forgets the upload whose result ended in `error`, here and in n8n's database (by the receipt's
+ * `document_key` when another process uploaded it): the next run on the file sends it again.
  */
-export async function forgetResult(ctx: IExecuteFunctions, resultId: string): Promise<void> {
-	for (const key of ledger.forgetWhere((entry) => entry.kind === 'accepted' && entry.answer.result_id === resultId)) {
-		failed.set(key, { kind: 'accepted', answer: true, executionId: '' });
-		// The marks are per node: only the node that uploaded can take its own away.
-		if ((JSON.parse(key) as string[])[NODE_IN_KEY] === ctx.getNode().id) await unmark(ctx, documentKeyOf(key));
-	}
+export async function forgetResult(ctx: IExecuteFunctions, resultId: string, documentKey?: string): Promise<void> {
+	const keys = ledger.forgetWhere((entry) => entry.kind === 'accepted' && entry.answer.result_id === resultId);
+	for (const key of keys) failed.set(key, { kind: 'accepted', answer: true, executionId: '' });
+	for (const forgotten of new Set([...keys.map(documentKeyOf), ...(documentKey ? [documentKey] : [])])) await unmark(ctx, forgotten);
 }
 
 /** Forgets the uploads made with a template this node just changed or deleted: their results would be out of date. */
@@ -99,7 +96,7 @@ export function forgetTemplate(scannerId: string): void {
  * `chargedAgain` when another process had extracted it and this one could not read that result.
  * Or, in a new execution, no upload at all: the document is a `duplicate` of one extracted before.
  */
-export type Upload = { receipt: UploadAccepted; reused?: Reused; chargedAgain?: { firstDay: string } } | { duplicate: { firstDay: string } };
+export type Upload = { receipt: UploadAccepted; documentKey: string; reused?: Reused; chargedAgain?: { firstDay: string } } | { duplicate: { firstDay: string } };
 
 export interface Reused {
 	/** When the service accepted the earlier upload. */
@@ -122,7 +119,7 @@ export function newUploadRun(): UploadRun {
 
 function uploadedInRun(run: UploadRun, identity: UploadIdentity, receipt: UploadAccepted): Upload {
 	run.uploaded.add(identity.key);
-	return { receipt };
+	return { receipt, documentKey: documentKeyOf(identity.key) };
 }
 
 /**
@@ -168,10 +165,11 @@ async function decideAndUpload(
 		// second item's data is reused; in an earlier try (Retry On Fail) that try output nothing, so
 		// this is simply the execution's upload.
 		if (earlier.executionId === identity.executionId) {
-			return run.uploaded.has(identity.key) ? { receipt: earlier.answer, reused: { firstUploadedAt: earlier.answer.queued_at ?? '' } } : uploadedInRun(run, identity, earlier.answer);
+			if (!run.uploaded.has(identity.key)) return uploadedInRun(run, identity, earlier.answer);
+			return { receipt: earlier.answer, documentKey: documentKeyOf(identity.key), reused: { firstUploadedAt: earlier.answer.queued_at ?? '' } };
 		}
 		const reused = await stillValid(ctx, run, itemIndex, earlier.answer, scannerId);
-		if (reused) return { receipt: earlier.answer, reused };
+		if (reused) return { receipt: earlier.answer, documentKey: documentKeyOf(identity.key), reused };
 		await forgetResult(ctx, earlier.answer.result_id);
 	}
 	if (earlier?.kind === 'uncertain') {

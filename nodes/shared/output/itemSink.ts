@@ -193,7 +193,7 @@ export class ItemSink {
 		if (documents.length > 0) {
 			const uploaded = documents.some((document) => document.uploaded || document.reused);
 			const heading = uploaded
-				? `Documents uploaded in this run: their pages are already reserved. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within ${REUSE_DAYS} days (not after n8n restarts, nor on another queue-mode worker); or read each one with "Get Result" (or the Document Extraction Poller), or set "On Error" to "Continue" to get them as items:`
+				? `Documents uploaded in this run: their pages are already reserved. Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within ${REUSE_DAYS} days (after n8n restarts, or on another queue-mode worker, it uploads them again and the items say "charged_again"); to be sure, read each one with "Get Result" (or the Document Extraction Poller), or set "On Error" to "Continue" to get them as items:`
 				: 'Results of this run, all kept in your account: read them again with "Get Result" or the Document Extraction Poller, or set "On Error" to "Continue" to get them as items:';
 			const line = (document: (typeof documents)[number]) =>
 				`- item ${document.item}${document.document ? ` (${document.document})` : ''}: result ID ${document.result_id} (${document.outcome}${document.reused ? '; an earlier upload of the same file, not charged again' : ''})`;

@@ -20,6 +20,16 @@ export interface ResultRoutes {
 	error: number | 'fail';
 }
 
+/** What a result's items carry besides its data. */
+export interface SettleExtras {
+	/** The input file, passed through ("Include Input Binary"). */
+	binary?: IBinaryKeyData;
+	/** The document was extracted before (see markCharge). */
+	charge?: Charge;
+	/** The upload receipt's `document_key`, when the item carries it. */
+	documentKey?: string;
+}
+
 /**
  * Emits one result that reached a terminal state, mapped as the user chose (with the template's
  * required fields when the review needs them), marked when its document was extracted before. Shared by
@@ -32,12 +42,11 @@ export async function settleResult(
 	result: Result,
 	outputOptions: OutputOptions,
 	routes: ResultRoutes,
-	binary?: IBinaryKeyData,
-	charge?: Charge,
+	{ binary, charge, documentKey }: SettleExtras = {},
 ): Promise<void> {
 	const itemIndex = typeof target === 'number' ? target : target.item;
 	// Processing failed: the next run (or a Retry) sends the document again rather than reading the same error.
-	if (result.status === 'error') await forgetResult(ctx, result.result_id);
+	if (result.status === 'error') await forgetResult(ctx, result.result_id, documentKey);
 	if (result.status === 'done') {
 		const options = await withRequiredFields(ctx, result, outputOptions, itemIndex);
 		let jsons;

@@ -18,6 +18,8 @@ export interface PendingDocument extends PollTarget {
 	slot?: DocumentSlot;
 	/** The document was extracted before: its items say so (see markCharge). */
 	charge?: Charge;
+	/** Its upload's `document_key` (see uploadLedger), so a result that ended in `error` is forgotten everywhere. */
+	documentKey?: string;
 	/** The result when it is already final (a reused upload's, read when it was checked): no read is needed. */
 	known?: Result;
 }
@@ -51,7 +53,7 @@ export interface AwaitOptions {
  */
 export async function awaitResults(ctx: IExecuteFunctions, sink: ItemSink, documents: PendingDocument[], options: AwaitOptions): Promise<void> {
 	const settle = async (document: PendingDocument, result: Result) =>
-		await settleResult(ctx, sink, document.slot ?? document.id, result, document.outputOptions, options.routes, document.binary, document.charge);
+		await settleResult(ctx, sink, document.slot ?? document.id, result, document.outputOptions, options.routes, document);
 	for (const document of documents) if (document.known) await settle(document, document.known);
 	const unknown = documents.filter((document) => !document.known);
 	if (unknown.length === 0) return;

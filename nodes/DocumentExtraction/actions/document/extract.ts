@@ -1,6 +1,5 @@
 import type { IBinaryKeyData, IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { UploadFile } from '../../../shared/http/multipart';
 import type { UploadAccepted } from '../../../shared/schemas';
 import type { Charge } from '../../../shared/output/mapping';
 import { newUploadRun, uploadOnce } from '../../../shared/http/uploadLedger';
@@ -14,6 +13,7 @@ import { pendingResultJson } from '../../../shared/output/unsuccessful';
 import { includedBinary, includedBinaryOfFailedItem, readBoolean, readChoice, readNumber } from '../../../shared/items/parameters';
 import { awaitResults, receiptTiming, type PendingDocument } from '../../../shared/waiting/awaitResults';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../../../shared/output/inputFields';
+import type { CheckedFile } from './file';
 import { itemDocuments, sourceProperties } from './source';
 
 /** Parameters both extract operations show, below their own. */
@@ -130,7 +130,8 @@ interface ItemSettings {
 interface PlannedUpload extends ItemSettings {
 	/** The item, or one of its documents when it holds several. */
 	target: SinkTarget;
-	file: UploadFile;
+	/** Its verdict, not its bytes: those are read again for the upload (a download's are kept). */
+	file: CheckedFile;
 }
 
 /**
@@ -139,7 +140,9 @@ interface PlannedUpload extends ItemSettings {
  *
  * Nothing paid for is lost, whatever "On Error" says:
  * - every check that needs no request runs for every document before the first upload, so a bad
- *   one stops the node (On Error = Stop) before anything was charged;
+ *   one stops the node (On Error = Stop) before anything was charged. Each file is let go once
+ *   judged and read again for its upload, proven the same bytes (file.ts), so the run's memory
+ *   does not grow with its files; a file that changed meanwhile fails its item, unsent;
  * - once uploads began, a failure under Stop names the item and lists every uploaded document
  *   with its result ID; while waiting, the other documents finish first;
  * - running the node again on the same file (Retry On Fail, n8n's Retry of a failed execution, a
@@ -161,18 +164,18 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 	const plans = new Map<SinkTarget, Pick<PlannedUpload, 'waitTimeoutMs' | 'onTimeout'>>();
 	const run = newUploadRun();
 	const counts = { reused: 0, duplicate: 0, chargedAgain: 0 };
-	// Taken off the list one by one: once a file is uploaded nothing holds its bytes any more, so
-	// 100 files of 4 MB are not all kept in memory while their results are awaited.
+	// Taken off the list one by one: a file's bytes are read when its turn comes and held by nothing
+	// once it is uploaded (nor is a kept download), so one file at a time is in memory.
 	for (let plan = planned.shift(); plan; plan = planned.shift()) {
 		const { itemIndex: i, target } = plan;
 		try {
-			const upload = await uploadOnce(ctx, run, i, plan.file, plan.scannerId, plan.reuseUploads);
+			const upload = await uploadOnce(ctx, run, i, await plan.file.forUpload(), plan.scannerId, plan.reuseUploads);
 			if ('duplicate' in upload) {
 				counts.duplicate++;
 				sink.emit(target, [duplicateJson(plan.file.fileName, upload.duplicate.firstDay)], 0, plan.binary);
 				continue;
 			}
-			const { receipt, reused, chargedAgain } = upload;
+			const { receipt, documentKey, reused, chargedAgain } = upload;
 			if (reused) counts.reused++;
 			if (chargedAgain) counts.chargedAgain++;
 			const charge: Charge | undefined = reused
@@ -180,7 +183,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 				: chargedAgain && { reused: false, firstExtractedAt: chargedAgain.firstDay };
 			sink.track(target, receipt.result_id, reused ? 'reused' : 'uploaded');
 			if (!plan.outputOptions) {
-				sink.emit(target, [receiptJson(receipt, charge)], 0, plan.binary);
+				sink.emit(target, [receiptJson(receipt, documentKey, charge)], 0, plan.binary);
 				continue;
 			}
 			plans.set(target, { waitTimeoutMs: plan.waitTimeoutMs, onTimeout: plan.onTimeout });
@@ -192,6 +195,7 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 				binary: plan.binary,
 				outputOptions: plan.outputOptions,
 				charge,
+				documentKey,
 				known: reused?.result,
 			});
 		} catch (error) {
@@ -254,8 +258,8 @@ async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scann
 		if (document.origin) sink.annotate(target, source === 'binaryFields' ? { ...document.origin, skipped_files: skippedFiles } : document.origin, 'source_');
 		const binary = settings.binary && document.binaryField ? { [document.binaryField]: settings.binary[document.binaryField] } : settings.binary;
 		try {
-			const { warning, ...file } = await document.load();
-			if (warning) addWarning(ctx, warning);
+			const file = await document.load();
+			if (file.warning) addWarning(ctx, file.warning);
 			planned.push({ ...settings, binary, target, file });
 		} catch (error) {
 			// This document fails alone (the item, when it is the item's only one).
@@ -279,13 +283,13 @@ const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;
 const WAIT_TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };
 
 /**
- * The upload receipt (Wait for Result off). A reused one reserved nothing this time; one extracted
- * before says so, and the Poller's items then say it too.
+ * The upload receipt (Wait for Result off), with the document's key for the Poller (a result that
+ * ends in `error` is then forgotten in n8n's database too). A reused one reserved nothing this
+ * time; one extracted before says so, and the Poller's items then say it too.
  */
-function receiptJson(receipt: UploadAccepted, charge: Charge | undefined): IDataObject {
-	if (!charge) return receipt as IDataObject;
-	const said = charge.reused ? { tokens_required: 0, reused: true } : { charged_again: true };
-	return { ...receipt, ...said, first_extracted_at: charge.firstExtractedAt };
+function receiptJson(receipt: UploadAccepted, documentKey: string, charge: Charge | undefined): IDataObject {
+	const said = charge && { ...(charge.reused ? { tokens_required: 0, reused: true } : { charged_again: true }), first_extracted_at: charge.firstExtractedAt };
+	return { ...receipt, ...said, document_key: documentKey };
 }
 
 /** The item of a document not uploaded because another execution extracted it already (n8n's database says when). */

@@ -58,5 +58,7 @@ export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex
 		sink.emit(itemIndex, [pendingResultJson(result.result_id, result.status)]);
 		return;
 	}
-	await settleResult(this, sink, itemIndex, result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' });
+	// The upload receipt's document key, when the item is one: a result that ended in error is then forgotten everywhere.
+	const documentKey = this.getInputData()[itemIndex]?.json.document_key;
+	await settleResult(this, sink, itemIndex, result, outputOptions, { done: 0, rejected: 'fail', error: 'fail' }, { documentKey: typeof documentKey === 'string' ? documentKey : undefined });
 }

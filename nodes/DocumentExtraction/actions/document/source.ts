@@ -1,13 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { UploadFile } from '../../../shared/http/multipart';
 import type { DocumentSlot } from '../../../shared/output/itemSink';
 import { itemError } from '../../../shared/items/itemError';
 import { readBoolean, readChoice } from '../../../shared/items/parameters';
 import { parseAllowedHosts } from '../../../shared/preflight/addresses';
 import { judgeAttachment, SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
 import { downloadFile, shownUrl, type LinkRules } from './download';
-import { checkUploadFile, readBinaryFile } from './file';
+import { checkUploadFile, readBinaryFile, type CheckedFile } from './file';
 
 /**
  * Where an item's documents come from: one named binary field (one document), every binary field
@@ -99,7 +98,10 @@ function documentSourceProperties(operation: string): INodeProperties[] {
 	];
 }
 
-/** One document of an item, read and checked by `load` (which fails that document alone). */
+/**
+ * One document of an item, read and checked by `load` (which fails that document alone). A file
+ * from n8n's binary data is let go once checked and read again for its upload; a download is kept.
+ */
 export interface ItemDocument {
 	/** Which of the item's documents, when it holds several. */
 	slot?: DocumentSlot;
@@ -107,7 +109,7 @@ export interface ItemDocument {
 	origin?: IDataObject;
 	/** The binary field, when only that one is passed through ("Include Input Binary"). */
 	binaryField?: string;
-	load(): Promise<UploadFile & { warning?: string }>;
+	load(): Promise<CheckedFile>;
 }
 
 /** A file of the item that is not a document, listed on the item's output items. */
@@ -139,7 +141,8 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
 	}
 	if (source === 'binaryField') {
 		const field = textParameter(ctx, 'binaryPropertyName', i, 'data');
-		return { source, documents: [{ load: async () => await checkUploadFile(ctx, i, await readBinaryFile(ctx, i, field), fileName) }], skipped: [] };
+		const read = async () => await readBinaryFile(ctx, i, field);
+		return { source, documents: [{ load: async () => await checkUploadFile(ctx, i, await read(), fileName, read) }], skipped: [] };
 	}
 
 	const prefix = textParameter(ctx, 'binaryPropertyPrefix', i, '');
@@ -149,21 +152,9 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
 	for (const field of Object.keys(binary).filter((name) => name.startsWith(prefix))) {
 		const name = binary[field]?.fileName ?? null;
 		const origin = { binary_field: field, file_name: name };
-		let read;
-		try {
-			read = await readBinaryFile(ctx, i, field);
-		} catch (error) {
-			// A field without its file is a document that cannot be read: it fails on its own.
-			documents.push({ origin, binaryField: field, load: async () => await Promise.reject(error) });
-			continue;
-		}
-		const verdict = judgeAttachment(read.bytes);
-		if (!verdict.document) {
-			skipped.push({ ...origin, reason: verdict.reason });
-			continue;
-		}
-		const file = read;
-		documents.push({ origin, binaryField: field, load: async () => await checkUploadFile(ctx, i, file, '') });
+		const judged = await judgedAttachment(ctx, i, field);
+		if ('skip' in judged) skipped.push({ ...origin, reason: judged.skip });
+		else documents.push({ origin, binaryField: field, load: judged.load });
 	}
 	if (documents.length > 1) {
 		documents.forEach((document, part) => {
@@ -171,6 +162,24 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
 		});
 	}
 	return { source, documents, skipped, ...(documents.length === 0 ? { noDocument: noDocumentJson(source, prefix, skipped) } : {}) };
+}
+
+/**
+ * One of the item's files read, judged (a document or not) and, if a document, checked, then let
+ * go: an email's attachments are read one at a time, not held together until their uploads.
+ */
+async function judgedAttachment(ctx: IExecuteFunctions, i: number, field: string): Promise<{ skip: string } | Pick<ItemDocument, 'load'>> {
+	const read = async () => await readBinaryFile(ctx, i, field);
+	try {
+		const file = await read();
+		const verdict = judgeAttachment(file.bytes);
+		if (!verdict.document) return { skip: verdict.reason };
+		const checked = await checkUploadFile(ctx, i, file, '', read);
+		return { load: async () => checked };
+	} catch (error) {
+		// A field without its file, or a file the check refuses: that document fails on its own.
+		return { load: async () => await Promise.reject(error) };
+	}
 }
 
 /** The JSON of an item that holds no document: it still leaves the node, once, saying why. */

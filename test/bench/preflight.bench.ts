@@ -1,14 +1,18 @@
 /**
  * How long the preflight takes on hostile PDFs of about 4.3 MB, one per structure, and how long
  * it holds the event loop at a time (the longest gap between the ticks of a 1 ms interval while
- * it runs). Prints one row per file; `npm run bench:preflight`.
+ * it runs); how each was read (through its own index or by the scan) and the longest the reader
+ * ran between two looks at its clock. Then the corpus's real PDFs. `npm run bench:preflight`.
  */
 import { performance } from 'node:perf_hooks';
 
-import { readPdfStructure } from '../../nodes/shared/preflight/pdf/structure';
+import { readPdfStructure, type PdfStructure } from '../../nodes/shared/preflight/pdf/structure';
 import { inspectUpload } from '../../nodes/shared/preflight/upload';
 import { CRAFTED } from '../fixtures/craftedPdfs';
 import { CORPUS_DIR, corpusPdfs, readCorpusFile } from '../harness/corpus';
+
+/** The 206-page linearized file with object streams: the corpus's slowest file to scan. */
+const LINEARIZED = 'pdflib/linearized_with_object_streams.pdf';
 
 async function measure(bytes: Uint8Array): Promise<{ ms: number; longestBlockMs: number }> {
 	let last = performance.now();
@@ -28,40 +32,70 @@ async function measure(bytes: Uint8Array): Promise<{ ms: number; longestBlockMs:
 	return { ms, longestBlockMs: longest };
 }
 
+/** One reading with the real time limit, its clock instrumented: the longest stretch between two looks at it. */
+async function readWithClockWatched(bytes: Uint8Array): Promise<{ structure: PdfStructure; ms: number; longestStretchMs: number }> {
+	let last: number | undefined;
+	let longest = 0;
+	const clock = () => {
+		const now = performance.now();
+		if (last !== undefined) longest = Math.max(longest, now - last);
+		last = now;
+		return now;
+	};
+	const started = performance.now();
+	const structure = await readPdfStructure(bytes, { clock });
+	const ms = performance.now() - started;
+	// The stretch from the last look to the end of the reading counts too.
+	return { structure, ms, longestStretchMs: Math.max(longest, performance.now() - (last ?? started)) };
+}
+
 async function main(): Promise<void> {
 	const rows: string[] = [];
-	let worst = { ms: 0, block: 0 };
+	let worst = { ms: 0, block: 0, stretch: 0 };
 	for (const { name, bytes } of CRAFTED) {
 		const file = bytes();
 		// The slower of two runs: the first also warms the code up.
 		const runs = [await measure(file), await measure(file)];
 		const ms = Math.max(...runs.map((run) => run.ms));
 		const block = Math.max(...runs.map((run) => run.longestBlockMs));
-		worst = { ms: Math.max(worst.ms, ms), block: Math.max(worst.block, block) };
-		rows.push(`${(file.length / 1e6).toFixed(2).padStart(6)} MB  ${ms.toFixed(0).padStart(6)} ms  ${block.toFixed(0).padStart(6)} ms  ${name}`);
+		const { structure, longestStretchMs } = await readWithClockWatched(file);
+		worst = { ms: Math.max(worst.ms, ms), block: Math.max(worst.block, block), stretch: Math.max(worst.stretch, longestStretchMs) };
+		const outcome = structure.complete ? `pages ${structure.pages ?? 'unknown'}` : 'cut short';
+		rows.push(`${(file.length / 1e6).toFixed(2).padStart(6)} MB  ${ms.toFixed(0).padStart(6)} ms  ${block.toFixed(0).padStart(6)} ms  ${longestStretchMs.toFixed(1).padStart(7)} ms  ${structure.route.padEnd(5)}  ${outcome.padEnd(13)}  ${name}`);
 	}
-	console.log('  size      time   longest block  structure');
+	console.log('  size      time   longest block  longest stretch  route  outcome        structure');
 	for (const row of rows) console.log(row);
-	console.log(`preflight: worst ${worst.ms.toFixed(0)} ms per file (bound 500), longest event-loop block ${worst.block.toFixed(0)} ms (bound 100)`);
+	console.log(`preflight: worst ${worst.ms.toFixed(0)} ms per file (bound 500), longest event-loop block ${worst.block.toFixed(0)} ms (bound 100), longest stretch between two looks at the clock ${worst.stretch.toFixed(1)} ms`);
 	await realFiles();
 }
 
-/** The corpus's real PDFs: how long each takes, and whether the time limit cut any short. */
+/** The corpus's real PDFs: how long each takes, how it was read, and whether the time limit cut any short. */
 async function realFiles(): Promise<void> {
 	if (!CORPUS_DIR) return console.log('real files: the corpus is not here (npm run corpus fetches it)');
-	const times: number[] = [];
+	const times: Array<{ name: string; ms: number }> = [];
+	const routes = { index: 0, scan: 0 };
 	let cut = 0;
+	let stretch = 0;
 	for (const { name } of corpusPdfs()) {
 		const bytes = readCorpusFile(name);
 		await readPdfStructure(bytes);
-		const started = performance.now();
-		const structure = await readPdfStructure(bytes);
-		times.push(performance.now() - started);
-		if (!structure.complete) cut++;
+		const reading = await readWithClockWatched(bytes);
+		times.push({ name, ms: reading.ms });
+		routes[reading.structure.route]++;
+		stretch = Math.max(stretch, reading.longestStretchMs);
+		if (!reading.structure.complete) cut++;
+		if (name === LINEARIZED) {
+			const { pages, route, work, complete } = reading.structure;
+			console.log(`${LINEARIZED}: ${reading.ms.toFixed(1)} ms, ${complete ? `${pages} pages` : 'cut short (page count unknown)'}, read by ${route === 'index' ? 'its index' : 'the scan'}, ${(work / 1e6).toFixed(2)} million units`);
+		}
 	}
-	times.sort((a, b) => a - b);
-	const median = times[Math.floor(times.length / 2)];
-	console.log(`real files: ${times.length} corpus PDFs, median ${median.toFixed(1)} ms, slowest ${times.at(-1)!.toFixed(1)} ms, ${cut} cut short by the limits`);
+	times.sort((a, b) => a.ms - b.ms);
+	const median = times[Math.floor(times.length / 2)].ms;
+	const slowest = times.at(-1)!;
+	console.log(
+		`real files: ${times.length} corpus PDFs, median ${median.toFixed(1)} ms, slowest ${slowest.ms.toFixed(1)} ms (${slowest.name}), ${cut} cut short by the limits; ` +
+			`${routes.index} read through their index, ${routes.scan} scanned; longest stretch between two looks at the clock ${stretch.toFixed(1)} ms`,
+	);
 }
 
 void main();

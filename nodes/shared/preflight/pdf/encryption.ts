@@ -1,6 +1,22 @@
 import { createCipheriv, createHash } from 'crypto';
 
-import { dictionaryValue, type PdfDict } from './values';
+import type { PdfObjects } from './pages';
+import { dictionaryValue, isDict, PdfString, type PdfDict } from './values';
+
+export type PdfEncryption = 'none' | 'opens-without-password' | 'needs-password';
+
+/** The newest trailer with /Encrypt decides; a file without one is not encrypted. */
+export async function readEncryption(file: PdfObjects): Promise<PdfEncryption> {
+	for (const trailer of file.trailerDictionaries()) {
+		if (!trailer.has('Encrypt')) continue;
+		const encrypt = await file.resolve(trailer.get('Encrypt'));
+		const ids = trailer.get('ID');
+		const firstId = Array.isArray(ids) && ids[0] !== undefined ? await file.resolve(ids[0]) : undefined;
+		const fileId = firstId instanceof PdfString ? firstId.bytes : undefined;
+		return isDict(encrypt) && opensWithoutPassword(encrypt, fileId) ? 'opens-without-password' : 'needs-password';
+	}
+	return 'none';
+}
 
 /**
  * Whether an encrypted PDF opens without a password. A PDF protected only against printing or

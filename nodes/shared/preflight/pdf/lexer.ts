@@ -76,6 +76,11 @@ export class Lexer {
 		this.position = range.start;
 	}
 
+	/** Where the next token is looked for: just after the last one read. */
+	get offset(): number {
+		return this.position;
+	}
+
 	next(): Token | undefined {
 		const { text, end } = this.range;
 		const start = this.skipBlanks();

@@ -16,6 +16,11 @@ const MAX_NESTING = 32;
  * nested deeper than MAX_NESTING). Reading stops at that value: the rest of the range is not read.
  */
 export function parseFirstValue(range: TextRange, meter: WorkMeter): PdfValue | undefined {
+	return parseValue(range, meter)?.value;
+}
+
+/** The first complete value in `range` and where it ends, or undefined (as parseFirstValue). */
+export function parseValue(range: TextRange, meter: WorkMeter): { value: PdfValue; end: number } | undefined {
 	const lexer = new Lexer(range, meter);
 	const stack: PdfValue[][] = [];
 	const kinds: Array<'array' | 'dict'> = [];
@@ -58,7 +63,7 @@ export function parseFirstValue(range: TextRange, meter: WorkMeter): PdfValue | 
 			default:
 				value = token.value;
 		}
-		if (stack.length === 0) return value;
+		if (stack.length === 0) return { value, end: lexer.offset };
 		stack[stack.length - 1].push(value);
 	}
 }

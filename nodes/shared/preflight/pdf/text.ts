@@ -34,6 +34,12 @@ export class PdfText {
 		return at === -1 ? -1 : Math.max(0, start) + at;
 	}
 
+	/** Where `search` last lies wholly within [start, end), or -1; reads nothing outside it. */
+	lastIndexOfWithin(search: string, start: number, end: number): number {
+		const at = this.buffer.subarray(Math.max(0, start), Math.max(0, end)).lastIndexOf(search, undefined, 'latin1');
+		return at === -1 ? -1 : Math.max(0, start) + at;
+	}
+
 	/** True when `search` occurs at `position` (a negative position counts as 0, as for strings). */
 	startsWith(search: string, position: number): boolean {
 		const from = Math.max(0, position);

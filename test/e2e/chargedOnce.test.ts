@@ -1,0 +1,78 @@
+/**
+ * Charged once in a real n8n, where each `n8n execute` is a process of its own (as an n8n restart
+ * or another queue-mode worker is): only n8n's own database carries what was charged from one run
+ * to the next. Counted from the sandbox's records.
+ */
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import type { N8nCli } from '../../scripts/n8n/cli';
+import { outputJson } from '../../scripts/n8n/runData';
+import { sandboxCredential } from '../../scripts/n8n/workflows';
+import type { Sandbox } from '../sandbox';
+import { WorkflowBuilder, action, documentFolder, executeOk, n8n, poller, readFiles, sandboxWithCredential } from './support';
+
+const CREDENTIAL = 'e2eChargedOnceCred';
+
+describe(`charged once across processes in n8n ${n8n().version}`, () => {
+	let sandbox: Sandbox;
+	let cli: N8nCli;
+	let folder: { dir: string; remove: () => void };
+	const today = new Date().toISOString().slice(0, 10);
+	const accepted = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId && upload.status === 202).length;
+
+	beforeAll(async () => {
+		({ sandbox, cli } = await sandboxWithCredential(CREDENTIAL, { demoAccount: { monthlyPages: 200 } }));
+		folder = await documentFolder({ 'invoice.pdf': 'invoiceEn', 'delivery-note.pdf': 'deliveryNote' });
+	});
+
+	afterAll(async () => {
+		folder?.remove();
+		await sandbox?.stop();
+	});
+
+	it('the same file in a new execution is not charged again and says when it was; another key (account) is charged in its own account', async () => {
+		const workflow = new WorkflowBuilder('e2eChargedOnce', 'e2e: the same invoice twice')
+			.add(readFiles('Read Invoice', join(folder.dir, 'invoice.pdf')), 'Start')
+			.add(action('Extract', CREDENTIAL, { resource: 'document', operation: 'extract' }), 'Read Invoice')
+			.build();
+		await cli.importWorkflows([workflow]);
+
+		const first = outputJson(await executeOk(cli, workflow.id), 'Extract');
+		expect(first).toHaveLength(1);
+		expect(first[0]._extraction).toMatchObject({ status: 'done', reused: false, pages_used: 1 });
+		expect(accepted(sandbox.demoAccountId)).toBe(1);
+
+		const second = outputJson(await executeOk(cli, workflow.id), 'Extract');
+		expect(accepted(sandbox.demoAccountId), 'another process, the same invoice: not uploaded').toBe(1);
+		expect(second).toEqual([expect.objectContaining({ status: 'duplicate', first_extracted_at: today, file_name: 'invoice.pdf', pages_used: 0 })]);
+
+		// The user edits the credential: another account's key.
+		const other = sandbox.accounts.create({ plan: 'paid' });
+		await cli.importCredentials([sandboxCredential(sandbox.baseUrl, other.keys[0], { id: CREDENTIAL, name: CREDENTIAL })]);
+		try {
+			const inOther = outputJson(await executeOk(cli, workflow.id), 'Extract');
+			expect(accepted(other.id), 'the new account extracts it').toBe(1);
+			expect(inOther[0]._extraction).toMatchObject({ status: 'done', reused: false });
+		} finally {
+			await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, { id: CREDENTIAL, name: CREDENTIAL })]);
+		}
+	});
+
+	it('a result that ended in error, read by the Poller, is sent again by the next execution', async () => {
+		const workflow = new WorkflowBuilder('e2eErrorThenAgain', 'e2e: an error result is sent again')
+			.add(readFiles('Read Delivery Note', join(folder.dir, 'delivery-note.pdf')), 'Start')
+			.add(action('Upload', CREDENTIAL, { resource: 'document', operation: 'extract', waitForResult: false }), 'Read Delivery Note')
+			.add(poller('Wait for Results', CREDENTIAL, { resultId: '={{ $json.result_id }}' }), 'Upload')
+			.build();
+		await cli.importWorkflows([workflow]);
+		const before = accepted(sandbox.demoAccountId);
+		sandbox.faults.enqueue('process', 'extractionError');
+		const failed = await executeOk(cli, workflow.id);
+		expect(outputJson(failed, 'Wait for Results', 2)).toEqual([expect.objectContaining({ status: 'error', error_code: 'PROCESSING_FAILED' })]);
+
+		const again = await executeOk(cli, workflow.id);
+		expect(accepted(sandbox.demoAccountId) - before, 'uploaded again, once').toBe(2);
+		expect(outputJson(again, 'Wait for Results', 0)).toEqual([expect.objectContaining({ _extraction: expect.objectContaining({ status: 'done', reused: false }) })]);
+	});
+});

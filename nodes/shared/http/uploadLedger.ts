@@ -164,7 +164,7 @@ async function decideAndUpload(
 		// Made by this execution, nothing can have changed. In this very run (the same file twice) the
 		// second item's data is reused; in an earlier try (Retry On Fail) that try output nothing, so
 		// this is simply the execution's upload.
-		if (earlier.executionId === identity.executionId) {
+		if (identity.executionId !== '' && earlier.executionId === identity.executionId) {
 			if (!run.uploaded.has(identity.key)) return uploadedInRun(run, identity, earlier.answer);
 			return { receipt: earlier.answer, documentKey: documentKeyOf(identity.key), reused: { firstUploadedAt: earlier.answer.queued_at ?? '' } };
 		}

@@ -198,10 +198,10 @@ async function decideAndUpload(
 	}
 	if (mayHaveBeenApplied(outcome.error)) {
 		recordUpload(identity, { kind: 'uncertain', message: (outcome.error as Error).message, executionId: identity.executionId });
-	} else if (mark.claimed) {
-		// Refused: nothing was charged, so nothing is marked.
-		await unmark(ctx, documentKey);
 	}
+	// Not accepted, or not known to be: another execution must not take it for extracted (its data
+	// would be nowhere). The error says that a later run may send it again.
+	if (mark.claimed) await unmark(ctx, documentKey);
 	throw outcome.error;
 }
 

@@ -17,6 +17,7 @@ import {
 	doneResult,
 	expectPairedItems,
 	failedResult,
+	fieldsItemOf,
 	multipartParts,
 	pendingResult,
 	resultId,
@@ -48,32 +49,7 @@ function serviceFor(path: string, results: IDataObject[], accepted = uploadAccep
 }
 
 /** What the Fields output must make of `doneResult`: typed keys, rows as objects, one metadata object. */
-const FIELDS_ITEM = {
-	invoice_number: 'INV-1',
-	total: 1234.56,
-	paid: false,
-	due_date: null,
-	line_items: [
-		{ description: 'Design', quantity: 1, amount: 750 },
-		{ description: 'Hosting', quantity: 12, amount: 238.8 },
-	],
-	taxes: [{ rate: 20, amount: 205.76 }],
-	_extraction: {
-		result_id: ID,
-		status: 'done',
-		template: { id: 'scn_invoice', name: 'Invoice' },
-		file_name: 'invoice.pdf',
-		file_type: 'application/pdf',
-		confidence: 0.87,
-		pages_used: 1,
-		reused: false,
-		language: 'en',
-		extracted_at: '2026-01-01T00:00:05.000Z',
-		created_at: '2026-01-01T00:00:00.000Z',
-		summary: { fields_with_values: 5, fields_null: 1 },
-		compliance: { compliant: true, checks: ['totals'] },
-	},
-};
+const FIELDS_ITEM = fieldsItemOf(ID);
 
 describe('the upload request', () => {
 	it('sends the file as multipart part "file" with its name, its bytes and its content type to /process, with the key', async () => {

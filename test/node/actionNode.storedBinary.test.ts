@@ -16,6 +16,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { DatabaseBinaryManager } from '../harness/databaseBinaryManager';
+import { binaryItem } from '../harness/engine';
 import { minimalPdf } from '../harness/documents';
 import { BASE, answer, multipartParts, resultId, runAction, trapAllRequests, uploadAccepted, useNock, type SeenRequest } from './actionNode.support';
 
@@ -251,6 +252,28 @@ describe('each file is checked, let go, and read again for its upload', () => {
 			'Item 2 (b.pdf): the file changed after it was checked: it is not the file that passed the checks',
 			resultId(2),
 		]);
+	});
+
+	it('n8n 1.x (the file inline in the item, as base64): it is decoded again for its upload, and a file changed meanwhile is not sent', async () => {
+		const items = [
+			binaryItem(await minimalPdf(['Invoice A'], 1), 'a.pdf', 'application/pdf'),
+			binaryItem(await minimalPdf(['Invoice B'], 1), 'b.pdf', 'application/pdf'),
+		];
+		const other = Buffer.from(await minimalPdf(['Invoice X'], 1)).toString('base64');
+		const uploads: SeenRequest[] = [];
+		answer(nock(BASE).post('/api/v1/process'), uploads, () => {
+			// The item n8n hands the node is this object: b.pdf's base64 is read again from it.
+			items[1].binary!.data.data = other;
+			return [202, uploadAccepted(resultId(1))];
+		});
+		const unexpected = trapAllRequests();
+
+		const { outputs, error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, items, { continueOnFail: true });
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		expect(uploadsByName(uploads)).toEqual(['a.pdf']);
+		expect(outputs[0][1].json.error).toBe('Item 2 (b.pdf): the file changed after it was checked: it is not the file that passed the checks');
 	});
 
 	it('On Error = Stop: a stored file removed after its check stops the node at its turn, naming it and listing what was uploaded', async () => {

@@ -177,6 +177,42 @@ export function uploadAccepted(id: string, extra: IDataObject = {}): IDataObject
 	};
 }
 
+/**
+ * What the Fields output (the default) makes of `doneResult(id)`: each field's value under its
+ * name, tables as lists of rows, and the result's metadata in `_extraction` (pages_used is the
+ * result's tokens_used, language and extracted_at come from extracted_data).
+ */
+export const fieldsItemOf = (id: string, reused?: { firstExtractedAt: string }): IDataObject => ({
+	invoice_number: 'INV-1',
+	total: 1234.56,
+	paid: false,
+	due_date: null,
+	line_items: [
+		{ description: 'Design', quantity: 1, amount: 750 },
+		{ description: 'Hosting', quantity: 12, amount: 238.8 },
+	],
+	taxes: [{ rate: 20, amount: 205.76 }],
+	_extraction: {
+		result_id: id,
+		status: 'done',
+		template: { id: 'scn_invoice', name: 'Invoice' },
+		file_name: 'invoice.pdf',
+		file_type: 'application/pdf',
+		confidence: 0.87,
+		// An earlier upload's result read again costs nothing this time, and says when it was first extracted.
+		pages_used: reused ? 0 : 1,
+		reused: reused !== undefined,
+		language: 'en',
+		extracted_at: '2026-01-01T00:00:05.000Z',
+		created_at: '2026-01-01T00:00:00.000Z',
+		summary: { fields_with_values: 5, fields_null: 1 },
+		compliance: { compliant: true, checks: ['totals'] },
+		...(reused ? { first_extracted_at: reused.firstExtractedAt } : {}),
+	},
+});
+/** The upload receipt's queued_at (uploadAccepted): when a reused document was first extracted. */
+export const QUEUED_AT = '2026-01-01T00:00:00.000Z';
+
 /** A `done` Result (spec 2.4-2.6) with scalar fields of every kind, a null, and two tables. */
 export function doneResult(id: string, extra: IDataObject = {}): IDataObject {
 	return {

@@ -44,6 +44,25 @@ const acceptedUploads = (accountId: string, target: Sandbox = sandbox) =>
 
 const extraction = (result: RunResult, index = 0) => result.outputs[0][index].json._extraction as IDataObject;
 
+/** A sandbox of its own whose first upload ends in `error` (its faults are not shared with other tests). */
+async function withFailingFirstUpload(test: (own: Sandbox, cred: TestCredential) => Promise<void>): Promise<void> {
+	const own = await startSandbox({ timing: 'fast' });
+	try {
+		own.faults.enqueue('process', 'extractionError');
+		await test(own, { apiKey: own.demoKey, baseUrl: own.baseUrl });
+	} finally {
+		await own.stop();
+	}
+}
+
+/** The next run on the file uploads it again (a second accepted upload) and gets its data. */
+async function expectUploadedAgain(own: Sandbox, cred: TestCredential, workflowId: string, item: INodeExecutionData, options: Partial<RunOptions> = {}): Promise<void> {
+	const again = await run(cred, workflowId, extract(), [item], options);
+	expect(again.error).toBeUndefined();
+	expect(acceptedUploads(own.demoAccountId, own)).toBe(2);
+	expect(extraction(again)).toMatchObject({ status: 'done', reused: false });
+}
+
 describe.concurrent('charged once, per account', () => {
 	it('switching the credential to another account extracts in that account; going back reuses the first upload, and the items say so', async () => {
 		const workflowId = newWorkflow();
@@ -179,23 +198,14 @@ describe('results that cannot stand for a new upload', () => {
 	for (const reader of ['poller', 'getResult'] as const) {
 		it(`a result that ended in error, read by ${reader === 'poller' ? 'the Poller' : 'Get Result'}, is sent again by the next run`, async () => {
 			const workflowId = newWorkflow();
-			const own = await startSandbox({ timing: 'fast' });
-			const cred = { apiKey: own.demoKey, baseUrl: own.baseUrl };
-			try {
-				own.faults.enqueue('process', 'extractionError');
+			await withFailingFirstUpload(async (own, cred) => {
 				const item = await invoice();
 				const receipt = await run(cred, workflowId, extract({ waitForResult: false }), [item]);
 				expect(receipt.error).toBeUndefined();
 				const errorItem = reader === 'poller' ? await pollerErrorItem(cred, workflowId, receipt.outputs[0][0]) : await getResultUntilFinal(cred, workflowId, receipt.outputs[0][0]);
 				expect(errorItem).toMatchObject({ status: 'error', error_code: 'PROCESSING_FAILED' });
-
-				const again = await run(cred, workflowId, extract(), [item]);
-				expect(again.error).toBeUndefined();
-				expect(acceptedUploads(own.demoAccountId, own)).toBe(2);
-				expect(extraction(again)).toMatchObject({ status: 'done', reused: false });
-			} finally {
-				await own.stop();
-			}
+				await expectUploadedAgain(own, cred, workflowId, item);
+			});
 		});
 	}
 });
@@ -264,42 +274,26 @@ describe('what another n8n process knows: the marks in n8n\'s database', () => {
 
 	it('a result that ended in error leaves no mark: another process extracts the file again', async () => {
 		const workflowId = newWorkflow();
-		const own = await startSandbox({ timing: 'fast' });
-		const cred = { apiKey: own.demoKey, baseUrl: own.baseUrl };
-		try {
-			own.faults.enqueue('process', 'extractionError');
+		await withFailingFirstUpload(async (own, cred) => {
 			const item = await invoice();
 			const failed = await run(cred, workflowId, extract(), [item], { mode: 'webhook', onError: 'continueRegularOutput' });
 			expect(failed.outputs[0][0].json).toMatchObject({ status: 'error', error_code: 'PROCESSING_FAILED' });
 			forgetAllUploads();
-			const again = await run(cred, workflowId, extract(), [item], { mode: 'webhook' });
-			expect(again.error).toBeUndefined();
-			expect(acceptedUploads(own.demoAccountId, own)).toBe(2);
-			expect(extraction(again)).toMatchObject({ status: 'done', reused: false });
-		} finally {
-			await own.stop();
-		}
+			await expectUploadedAgain(own, cred, workflowId, item, { mode: 'webhook' });
+		});
 	});
 
 	it('a result that ended in error, read by the Poller in another process, takes the mark away by the receipt\'s document key', async () => {
 		const workflowId = newWorkflow();
-		const own = await startSandbox({ timing: 'fast' });
-		const cred = { apiKey: own.demoKey, baseUrl: own.baseUrl };
-		try {
-			own.faults.enqueue('process', 'extractionError');
+		await withFailingFirstUpload(async (own, cred) => {
 			const item = await invoice();
 			const receipt = await run(cred, workflowId, extract({ waitForResult: false }), [item], { mode: 'webhook' });
 			expect(receipt.outputs[0][0].json.document_key).toMatch(/^[0-9a-f]{64}$/);
 			forgetAllUploads();
 			expect((await pollerErrorItem(cred, workflowId, receipt.outputs[0][0])).status).toBe('error');
 			forgetAllUploads();
-			const again = await run(cred, workflowId, extract(), [item], { mode: 'webhook' });
-			expect(again.error).toBeUndefined();
-			expect(acceptedUploads(own.demoAccountId, own)).toBe(2);
-			expect(extraction(again)).toMatchObject({ status: 'done', reused: false });
-		} finally {
-			await own.stop();
-		}
+			await expectUploadedAgain(own, cred, workflowId, item, { mode: 'webhook' });
+		});
 	});
 
 	it('an upload the service refused leaves no mark: the next execution uploads the file', async () => {

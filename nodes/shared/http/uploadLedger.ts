@@ -141,7 +141,7 @@ export async function uploadOnce(
 		await flying.catch(() => undefined);
 	}
 	// Looking up, checking and sending are one step per key: no second execution starts between them.
-	const step = decideAndUpload(ctx, run, itemIndex, file, scannerId, reuseEarlier, identity);
+	const step = decideAndUpload(ctx, run, { itemIndex, file, scannerId, reuseEarlier, identity });
 	inFlight.set(identity.key, step);
 	try {
 		return await step;
@@ -150,15 +150,15 @@ export async function uploadOnce(
 	}
 }
 
-async function decideAndUpload(
-	ctx: IExecuteFunctions,
-	run: UploadRun,
-	itemIndex: number,
-	file: UploadFile,
-	scannerId: string | undefined,
-	reuseEarlier: boolean,
-	identity: UploadIdentity,
-): Promise<Upload> {
+interface UploadRequest {
+	itemIndex: number;
+	file: UploadFile;
+	scannerId: string | undefined;
+	reuseEarlier: boolean;
+	identity: UploadIdentity;
+}
+
+async function decideAndUpload(ctx: IExecuteFunctions, run: UploadRun, { itemIndex, file, scannerId, reuseEarlier, identity }: UploadRequest): Promise<Upload> {
 	const earlier = lookUpUpload(identity, reuseEarlier);
 	if (earlier?.kind === 'accepted') {
 		// Made by this execution, nothing can have changed. In this very run (the same file twice) the

@@ -106,7 +106,7 @@ describe('On Error: Stop', () => {
 		expect(run.error?.message).toBe(`Item 2: No result with ID ${unknown} exists in this account`);
 		expect(contextOf(run).documents).toEqual([
 			expect.objectContaining({ item: 1, outcome: 'done' }),
-			{ item: 2, result_id: unknown, uploaded: false, outcome: 'failed' },
+			{ item: 2, result_id: unknown, uploaded: false, reused: false, outcome: 'failed' },
 			expect.objectContaining({ item: 3, outcome: 'done' }),
 		]);
 		const stats = await scenario.finish();

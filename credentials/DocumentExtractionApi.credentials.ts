@@ -55,7 +55,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		const urlProblem = baseUrlProblem(originOf(target));
 		if (urlProblem) throw new Error(urlProblem);
 		requestOptions.headers = { ...requestOptions.headers, 'X-API-Key': credentials.apiKey as string };
-		// The service never redirects (spec 4); a redirect would carry the key to whoever it names.
+		// The service answers with no redirect (spec 4.1); a redirect would carry the key to whoever it names.
 		requestOptions.disableFollowRedirect = true;
 		return requestOptions;
 	}

@@ -1,8 +1,9 @@
 /**
  * npm run corpus: makes the real-world corpus (test/corpus/manifest.json) available to the tests
- * and checks every file's sha256. Where CORPUS_DIR or ../shared/corpus already holds every file,
- * it only checks them; otherwise it fetches each missing file from its public repository, at the
- * commit the manifest names, into the cache outside the repository (CORPUS_CACHE to move it).
+ * and checks every file's sha256. Where CORPUS_DIR or an optional local mirror of the corpus beside
+ * the clone (test/harness/corpusLocation.ts) already holds every file, it only checks them;
+ * otherwise it fetches each missing file from its public repository, at the commit the manifest
+ * names, into the cache outside the repository (CORPUS_CACHE to move it).
  * Exits 1 when a file cannot be had or does not match its hash.
  */
 import { createHash } from 'node:crypto';

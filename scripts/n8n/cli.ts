@@ -39,10 +39,10 @@ const EXECUTE_TIMEOUT_MS = 10 * 60_000;
 const IMPORT_TIMEOUT_MS = 3 * 60_000;
 
 /**
- * Environment that runs n8n headless on these machines (see /work/shared/notes/real-n8n.md): no
- * telemetry or banners, and files readable by the Read/Write Files node in the temporary folder and
- * this clone (the sample documents, demo-output/). n8n 1.x: no task-runner process and the legacy
- * expression engine (the default one needs isolated-vm's native build, which Node 20 lacks).
+ * Environment that runs n8n headless, as the suites and the demo need it: no telemetry or banners,
+ * and files readable by the Read/Write Files node in the temporary folder and this clone (the
+ * sample documents, demo-output/). n8n 1.x: no task-runner process and the legacy expression
+ * engine (the default one needs isolated-vm's native build, which Node 20 lacks).
  * n8n 2.x always starts a task broker: the process gets its port from `processEnv`.
  */
 export function n8nEnvironment(runtime: N8nRuntime, userFolder: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {

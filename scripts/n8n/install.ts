@@ -20,8 +20,10 @@ const READY_MARKER = '.ready';
 
 /**
  * Installs `release` into the shared cache unless a finished install is there. Install scripts
- * stay off for n8n (isolated-vm's native build is not needed: see real-n8n.md); sqlite3, the one
- * native module n8n needs here, is built on its own against the Node that will run it.
+ * stay off for n8n (isolated-vm's native build is not needed: n8n 1.x runs with the legacy
+ * expression engine, see `n8nEnvironment`, and isolated-vm ships a prebuilt binary for the Node 24
+ * that n8n 2.x runs on); sqlite3, the one native module n8n needs here, is built on its own against
+ * the Node that will run it.
  */
 export async function ensureN8n(release: N8nRelease, log: Log): Promise<N8nRuntime> {
 	const installDir = installDirOf(release);

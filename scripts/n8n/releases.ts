@@ -1,6 +1,8 @@
 /**
- * The n8n releases the package is tested in: the newest of each line that installs from the
- * registry these machines reach (see /work/shared/notes/real-n8n.md and the README's Compatibility).
+ * The n8n releases the package is tested in: the newest of each line that installs from the npm
+ * registry the suites install from (docs/compatibility.md says why no newer one). n8n 2.x requires
+ * Node 24 (its `engines`), so it runs under the npm package `node` of `nodeVersion`; n8n 1.x runs
+ * under the Node that runs the command.
  */
 export interface N8nRelease {
 	/** The n8n line, as users say it: `1` or `2`. */

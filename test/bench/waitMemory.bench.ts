@@ -1,16 +1,23 @@
 /**
- * Memory while waiting (issue 23): one run of the action node extracts 100 files of 4.3 MB that
- * n8n stored on disk (binary data mode `filesystem`, n8n 2.x's default), against the sandbox in
- * a child process (paid plan, realistic timing). The process's RSS is sampled every 20 ms; once
- * the last upload is accepted the node only waits for results, and nothing should hold the files
- * any more. Prints the RSS before, at its peak while uploading, and while waiting.
- * `npm run bench:memory` (it runs node with --expose-gc and collects once when the wait begins).
+ * Memory of one run over many files (issue 23): one run of the action node extracts N files of
+ * 4.3 MB that n8n stored on disk (binary data mode `filesystem`, n8n 2.x's default), against the
+ * sandbox in a child process (paid plan, realistic timing). The process's RSS is sampled every
+ * 20 ms through three phases: the files read and checked (every check before the first upload),
+ * the uploads, and the wait for results, when nothing should hold the files any more. The peak must
+ * not grow with N: each file is read, judged and let go, and read again for its upload.
+ *
+ * `npm run bench:memory` runs 100 and 1,000 files, each in a fresh process (node with --expose-gc,
+ * which collects once when the wait begins), and prints a table; `-- --files 100,250` picks the
+ * counts. 1,000 files store 4.1 GB in a temporary folder and take about 17 minutes, 100 about one:
+ * the key's requests per minute pace the uploads and reads.
  */
 import './n8nUserFolder';
 
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
 
 import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
@@ -21,13 +28,31 @@ import { runNode } from '../harness/engine';
 import { DEMO_KEY } from '../sandbox';
 import { spawnTs, waitForOutput } from './childProcess';
 
-const FILES = 100;
+const DEFAULT_COUNTS = [100, 1000];
 const FILE_BYTES = 4_300_000;
 const MB = 1024 * 1024;
+/** Long enough for 1,000 documents read at the key's pace: the wait must not time out. */
+const WAIT_TIMEOUT_SECONDS = 3 * 3600;
+const RESULT_LINE = 'MEMORY-RESULT ';
 
-async function main(): Promise<void> {
+interface Measure {
+	files: number;
+	results: number;
+	error?: string;
+	seconds: number;
+	before: number;
+	/** Highest RSS while the files were read and checked (before the first upload was accepted). */
+	peakChecking: number;
+	/** Highest RSS from the first upload to the last. */
+	peakUploading: number;
+	waitingMedian: number;
+	waitingPeak: number;
+	waitingSamples: number;
+}
+
+async function measure(files: number): Promise<Measure> {
 	const folder = mkdtempSync(join(tmpdir(), 'n8n-docx-bench-memory-'));
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--plan', 'paid', '--pages', '100000', '--max-concurrent-uploads', String(FILES)]);
+	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--plan', 'paid', '--pages', String(10 * files), '--max-concurrent-uploads', String(files)]);
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);
 		Container.get(BinaryDataConfig).localStoragePath = folder;
@@ -36,15 +61,16 @@ async function main(): Promise<void> {
 		await binaryData.init();
 		const bytes = Buffer.from(await paddedPdf(FILE_BYTES));
 		const input: INodeExecutionData[] = [];
-		for (let i = 0; i < FILES; i++) {
+		for (let i = 0; i < files; i++) {
 			const stored = await binaryData.store({ type: 'execution', workflowId: 'wf', executionId: '1' }, bytes, { data: '', mimeType: 'application/pdf', fileName: `file-${i + 1}.pdf` });
 			input.push({ json: {}, binary: { data: stored } });
 		}
+		(globalThis as { gc?: () => void }).gc?.();
 
 		const uploaded = async () => ((await (await fetch(`${baseUrl}/__sandbox/stats`)).json()) as { uploads: unknown[] }).uploads.length;
-		const baseline = process.memoryUsage().rss;
-		let phase: 'uploading' | 'waiting' = 'uploading';
-		const peaks = { uploading: baseline, waiting: 0 };
+		const before = process.memoryUsage().rss;
+		let phase: 'checking' | 'uploading' | 'waiting' = 'checking';
+		const peaks = { checking: before, uploading: 0, waiting: 0 };
 		const waiting: number[] = [];
 		const sampler = setInterval(() => {
 			const rss = process.memoryUsage().rss;
@@ -53,7 +79,8 @@ async function main(): Promise<void> {
 		}, 20);
 		const watcher = setInterval(() => {
 			void uploaded().then((count) => {
-				if (count < FILES || phase === 'waiting') return;
+				if (phase === 'checking' && count > 0) phase = 'uploading';
+				if (count < files || phase === 'waiting') return;
 				phase = 'waiting';
 				// With --expose-gc: collect once, so what is left is what the node still holds, not
 				// what the garbage collector has not got round to yet.
@@ -61,20 +88,88 @@ async function main(): Promise<void> {
 			});
 		}, 250);
 		const started = Date.now();
-		const run = await runNode({ nodeType: 'action', parameters: { resource: 'document', operation: 'extract', output: 'raw' }, credential: { apiKey: DEMO_KEY, baseUrl }, input });
+		const run = await runNode({
+			nodeType: 'action',
+			parameters: { resource: 'document', operation: 'extract', output: 'raw', options: { waitTimeout: WAIT_TIMEOUT_SECONDS } },
+			credential: { apiKey: DEMO_KEY, baseUrl },
+			input,
+		});
 		clearInterval(sampler);
 		clearInterval(watcher);
-		const out = run.outputs[0]?.length ?? 0;
 		waiting.sort((a, b) => a - b);
-		const median = waiting[Math.floor(waiting.length / 2)] ?? 0;
-		const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
-		console.log(`${FILES} stored files of ${(FILE_BYTES / 1e6).toFixed(1)} MB, ${out} results out${run.error ? `, error: ${run.error.message}` : ''}, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-		console.log(`RSS: before ${mb(baseline)}; peak while uploading ${mb(peaks.uploading)}; while waiting median ${mb(median)}, peak ${mb(peaks.waiting)} (${waiting.length} samples)`);
-		console.log(`memory while waiting: +${mb(median - baseline)} over the start for ${FILES} files (${mb(FILES * FILE_BYTES)} of files)`);
+		return {
+			files,
+			results: run.outputs[0]?.length ?? 0,
+			...(run.error ? { error: run.error.message } : {}),
+			seconds: (Date.now() - started) / 1000,
+			before,
+			peakChecking: peaks.checking,
+			peakUploading: peaks.uploading,
+			waitingMedian: waiting[Math.floor(waiting.length / 2)] ?? 0,
+			waitingPeak: peaks.waiting,
+			waitingSamples: waiting.length,
+		};
 	} finally {
 		sandbox.kill();
 		rmSync(folder, { recursive: true, force: true });
 	}
 }
 
-void main();
+/** One count in a fresh process, so no run starts with what an earlier one left in the heap. */
+function measureInChild(files: number): Promise<Measure> {
+	const child = spawn(process.execPath, [...process.execArgv, __filename, '--files', String(files), '--child'], { stdio: ['ignore', 'pipe', 'inherit'] });
+	let output = '';
+	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+	return new Promise((resolve, reject) => {
+		child.on('error', reject);
+		child.on('exit', (code) => {
+			const line = output.split('\n').find((text) => text.startsWith(RESULT_LINE));
+			if (code !== 0 || !line) reject(new Error(`the run over ${files} files exited with ${code}: ${output.slice(-2000)}`));
+			else resolve(JSON.parse(line.slice(RESULT_LINE.length)) as Measure);
+		});
+	});
+}
+
+const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
+
+function report(measures: Measure[]): void {
+	console.log(`Stored files of ${(FILE_BYTES / 1e6).toFixed(1)} MB (binary data mode filesystem), one run each, RSS sampled every 20 ms:`);
+	console.log('');
+	console.log('| files | stored | time | RSS before | peak, reading and checking | peak, uploading | waiting (median) | waiting (peak) |');
+	console.log('| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |');
+	for (const m of measures) {
+		console.log(
+			`| ${m.files} | ${mb(m.files * FILE_BYTES)} | ${m.seconds.toFixed(0)} s | ${mb(m.before)} | ${mb(m.peakChecking)} | ${mb(m.peakUploading)} | ${mb(m.waitingMedian)} | ${mb(m.waitingPeak)} |`,
+		);
+	}
+	console.log('');
+	for (const m of measures) {
+		if (m.results !== m.files || m.error) console.log(`${m.files} files: ${m.results} results out${m.error ? `, error: ${m.error}` : ''}`);
+	}
+	const peak = (m: Measure) => Math.max(m.peakChecking, m.peakUploading, m.waitingPeak);
+	const [first, ...others] = measures;
+	for (const other of others) {
+		console.log(`peak RSS for ${other.files} files: ${(peak(other) / peak(first)).toFixed(2)} times that for ${first.files} (${mb(peak(other))} / ${mb(peak(first))})`);
+	}
+}
+
+async function main(): Promise<void> {
+	const { values } = parseArgs({ options: { files: { type: 'string' }, child: { type: 'boolean' } } });
+	const counts = values.files ? values.files.split(',').map(Number) : DEFAULT_COUNTS;
+	if (counts.some((count) => !Number.isSafeInteger(count) || count < 1)) throw new Error('--files takes counts such as 100,1000');
+	if (values.child) {
+		console.log(`${RESULT_LINE}${JSON.stringify(await measure(counts[0]))}`);
+		return;
+	}
+	const measures: Measure[] = [];
+	for (const files of counts) {
+		console.log(`${files} files...`);
+		measures.push(await measureInChild(files));
+	}
+	report(measures);
+}
+
+main().catch((error: unknown) => {
+	console.error(error);
+	process.exitCode = 1;
+});

@@ -30,7 +30,7 @@ describe('sample documents', () => {
 		expect(done.status).toBe('done');
 		expect(done.extracted_data!.doc_metadata.num_paginas).toBe(spec.pages);
 		expect(done.file_type).toBe(spec.mimeType);
-		// The ready-made templates' names are the sandbox's own design (spec 2.5 does not show them).
+		// The ready-made templates' exact names are the sandbox's own design (spec 1 gives their kinds only).
 		if (usingSandbox) expect(done.scanner_name).toBe(spec.template);
 	});
 

@@ -89,7 +89,7 @@ describe('the key and plain http', () => {
 		expect(scenario.requests).toBe(0);
 	});
 
-	// The service never redirects (spec 4), so a redirect is someone else's doing: following it
+	// The service answers with no redirect (spec 4.1), so a redirect is someone else's doing: following it
 	// with the X-API-Key header hands the key to whoever answers, over plain http here.
 	it('a redirect from the service to a plain-http host does not carry the key there', async (context) => {
 		const scenario = new NockScenario(context);

@@ -1,7 +1,8 @@
 /**
  * Where the real-world corpus is (test/corpus/manifest.json names each file, its public source and
- * its sha256): `CORPUS_DIR`, else `../shared/corpus` beside the repository (the project's build
- * machines), else the cache `npm run corpus` fills. Used by the tests and by `npm run corpus`.
+ * its sha256): `CORPUS_DIR`, else an optional local mirror of the corpus in a folder beside the
+ * clone (the first of `corpusCandidates`), else the cache `npm run corpus` fills. Used by the tests
+ * and by `npm run corpus`.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -33,7 +34,8 @@ export const CORPUS_CACHE =
 /** The places looked at, in order, with what each is called in messages. */
 export function corpusCandidates(): Array<{ dir: string; label: string }> {
 	const candidates = [
-		{ dir: join(ROOT, '..', 'shared', 'corpus'), label: '../shared/corpus' },
+		// An optional local mirror of the corpus in a folder beside the clone.
+		{ dir: join(ROOT, '..', 'shared', 'corpus'), label: 'the local mirror beside the clone (../shared/corpus)' },
 		{ dir: CORPUS_CACHE, label: `the cache (${CORPUS_CACHE})` },
 	];
 	const chosen = process.env.CORPUS_DIR;

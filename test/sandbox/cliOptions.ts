@@ -5,7 +5,7 @@ import type { TimingOption } from './timing';
 
 export const DEFAULT_CLI_PORT = 4010;
 
-export const CLI_HELP = `Local sandbox of the document-extraction service (spec: /work/shared/spec/service-interface.md)
+export const CLI_HELP = `Local sandbox of the document-extraction service (its interface: docs/service-api.md)
 
 Usage: npm run sandbox -- [options]
 

@@ -24,7 +24,7 @@ export function toIso(ms: number): string {
 	return new Date(ms).toISOString();
 }
 
-/** Spec 7.2: the free plan's pages renew on the first day of the next month (UTC). */
+/** Spec 7.1 `renews_at`: when the free plan's pages come back; the sandbox says the first day of the next month (UTC). */
 export function firstDayOfNextMonthUtc(ms: number): string {
 	const date = new Date(ms);
 	return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)).toISOString();

@@ -193,7 +193,7 @@ async function send(ctx: ApiContext, baseUrl: string, call: ApiCall, upload: Mul
 		ignoreHttpStatusErrors: true,
 		timeout: upload ? RETRY.uploadTimeoutMs : RETRY.readTimeoutMs,
 		abortSignal: signal,
-		// The spec has no redirects, and n8n would carry the X-API-Key header to wherever one points.
+		// The service answers with no redirect (spec 4.1), and n8n would carry the X-API-Key header to wherever one points.
 		disableFollowRedirect: true,
 	};
 	if (upload) {

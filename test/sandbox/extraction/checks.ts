@@ -1,6 +1,6 @@
 /**
  * The extra blocks of spec 2.5 for templates "with extra checks": invoice `compliance` and
- * bank-statement `balance_check`. Their inner fields are "not shown" by the spec; the sandbox's
+ * bank-statement `balance_check`. What they contain is not specified (spec 2.5); the sandbox's
  * design is documented on each function. A check applies when the template has the fields it
  * needs, so a renamed or user-made invoice template is checked too.
  */

@@ -7,10 +7,12 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { N8nCli } from '../../scripts/n8n/cli';
+import { N8nRestApi, waitForProductionWebhook } from '../../scripts/n8n/restApi';
+import { startN8nServer } from '../../scripts/n8n/server';
 import { outputJson } from '../../scripts/n8n/runData';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
 import type { Sandbox } from '../sandbox';
-import { WorkflowBuilder, action, documentFolder, executeOk, n8n, poller, readFiles, sandboxWithCredential } from './support';
+import { WorkflowBuilder, action, documentFolder, e2eOwner, executeOk, n8n, poller, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eChargedOnceCred';
 
@@ -74,5 +76,47 @@ describe(`charged once across processes in n8n ${n8n().version}`, () => {
 		const again = await executeOk(cli, workflow.id);
 		expect(accepted(sandbox.demoAccountId) - before, 'uploaded again, once').toBe(2);
 		expect(outputJson(again, 'Wait for Results', 0)).toEqual([expect.objectContaining({ _extraction: expect.objectContaining({ status: 'done', reused: false }) })]);
+	});
+});
+
+describe(`two executions at once in n8n ${n8n().version}`, () => {
+	it('the same file posted twice at once is uploaded once, and both executions get its data', async () => {
+		const { sandbox, cli } = await sandboxWithCredential(`${CREDENTIAL}A`, { demoAccount: { monthlyPages: 200 } });
+		const folder = await documentFolder({ 'invoice.pdf': 'invoiceEn' });
+		const path = 'e2e-twice-at-once';
+		const workflow = new WorkflowBuilder('e2eTwiceAtOnce', 'e2e: one file, two executions at once')
+			.add({
+				name: 'Webhook',
+				type: 'n8n-nodes-base.webhook',
+				typeVersion: 2,
+				webhookId: 'e2e-twice-at-once',
+				// Answers with the extraction once the execution has finished.
+				parameters: { httpMethod: 'POST', path, responseMode: 'lastNode', responseData: 'firstEntryJson', options: {} },
+			})
+			.add(readFiles('Read Invoice', join(folder.dir, 'invoice.pdf')), 'Webhook')
+			.add(action('Extract', `${CREDENTIAL}A`, { resource: 'document', operation: 'extract' }), 'Read Invoice')
+			.build();
+		await cli.importWorkflows([workflow]);
+		const server = await startN8nServer(cli);
+		try {
+			const api = await N8nRestApi.asOwner(server, e2eOwner());
+			await api.activateWorkflow(workflow.id);
+			await waitForProductionWebhook(server.url, path);
+			const post = async () => {
+				const response = await fetch(`${server.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+				expect(response.status).toBe(200);
+				return (await response.json()) as { invoice_number?: unknown; _extraction?: { result_id?: string; reused?: boolean } };
+			};
+			const [a, b] = await Promise.all([post(), post()]);
+			expect(sandbox.stats().uploads.filter((upload) => upload.status === 202), 'one upload for both').toHaveLength(1);
+			expect(a._extraction?.result_id).toBe(b._extraction?.result_id);
+			expect([a._extraction?.reused, b._extraction?.reused].sort()).toEqual([false, true]);
+			expect(a.invoice_number).toBe('INV-2026-0042');
+			expect(b.invoice_number).toBe('INV-2026-0042');
+		} finally {
+			await server.stop();
+			await sandbox.stop();
+			folder.remove();
+		}
 	});
 });

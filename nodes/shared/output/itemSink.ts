@@ -25,13 +25,29 @@ export type SinkTarget = number | DocumentSlot;
 export type DocumentOrigin = 'uploaded' | 'reused' | 'read';
 
 const slotOf = (target: SinkTarget): DocumentSlot => (typeof target === 'number' ? { item: target, part: 0, label: '' } : target);
-/** One number per slot, ordered as items then their documents (an item holds far fewer than 2^20). */
-const keyOf = (target: SinkTarget): number => slotOf(target).item * 2 ** 20 + slotOf(target).part;
+const slotKey = ({ item, part }: Pick<DocumentSlot, 'item' | 'part'>): string => `${item}/${part}`;
+/** Input order: items, then an item's documents. */
+const inInputOrder = (a: DocumentSlot, b: DocumentSlot): number => a.item - b.item || a.part - b.part;
 
 /** Fields added to every output item of an input item or a document; a name the item already has gets `prefix`. */
 interface Annotation {
 	fields: IDataObject;
 	prefix: string;
+}
+
+/** Everything the sink holds about one slot: an input item's only document, or one of its several. */
+interface SlotRecord {
+	slot: DocumentSlot;
+	/** It has left the node (emitted, failed as an item, or held as a failure under Stop). */
+	settled: boolean;
+	/** The status it left with (`done`, `rejected`, `queued`...), for the stop error's list. */
+	status?: string;
+	/** Its result, when it is a document of the run (`track`). */
+	document?: { resultId: string; how: DocumentOrigin };
+	/** Its failure under Stop, held until every other slot is settled. */
+	failure?: NodeError;
+	/** Fields for its output items (those of its input item come first). */
+	annotations: Annotation[];
 }
 
 /**
@@ -44,24 +60,20 @@ interface Annotation {
  * error then lists each document of the run with its result ID and outcome.
  */
 export class ItemSink {
-	/** Per output, the items with the slot they belong to (see keyOf), in the order they were emitted. */
-	private readonly outputs: Array<Array<{ key: number; item: INodeExecutionData }>>;
+	/** Per output, the items with the slot they belong to, in the order they were emitted. */
+	private readonly outputs: Array<Array<{ slot: DocumentSlot; item: INodeExecutionData }>>;
 
-	/** Slot keys that have left the node. */
-	private readonly settled = new Set<number>();
+	/** One record per slot, by `item/part`. */
+	private readonly slots = new Map<string, SlotRecord>();
+
+	/** Per input item: fields for every output item of all its documents. */
+	private readonly itemAnnotations = new Map<number, Annotation[]>();
 
 	/** Documents per input item, where an item holds several (see `expectDocuments`). */
 	private readonly documentCounts = new Map<number, number>();
 
-	private readonly documents = new Map<number, { slot: DocumentSlot; resultId: string; how: DocumentOrigin }>();
-
-	private readonly failures: Array<{ key: number; error: NodeError }> = [];
-
-	/** The status of each emitted document (`done`, `rejected`, `queued`...), for the stop error's list. */
-	private readonly statuses = new Map<number, string>();
-
-	/** Per input item (key of part 0 of `item`, negative) and per document slot. */
-	private readonly annotations = new Map<number, Annotation[]>();
+	/** Failures held under Stop, first one first. */
+	private readonly failures: SlotRecord[] = [];
 
 	private holding = false;
 
@@ -82,8 +94,8 @@ export class ItemSink {
 	 * one of its documents. A field the output item already has is added as `<prefix><name>`.
 	 */
 	annotate(target: SinkTarget, fields: IDataObject, prefix: string): void {
-		const key = typeof target === 'number' ? -1 - target : keyOf(target);
-		this.annotations.set(key, [...(this.annotations.get(key) ?? []), { fields, prefix }]);
+		if (typeof target === 'number') this.itemAnnotations.set(target, [...(this.itemAnnotations.get(target) ?? []), { fields, prefix }]);
+		else this.record(target).annotations.push({ fields, prefix });
 	}
 
 	/**
@@ -91,10 +103,10 @@ export class ItemSink {
 	 * The input file, when passed through, goes with the first of them only: one copy per document.
 	 */
 	emit(target: SinkTarget, jsons: IDataObject[], output = 0, binary?: IBinaryKeyData): void {
-		const key = this.settle(target);
-		this.statuses.set(key, statusOf(jsons[0]));
+		const record = this.settle(target);
+		record.status = statusOf(jsons[0]);
 		jsons.forEach((json, index) => {
-			this.outputs[output].push({ key, item: this.item(target, json, index === 0 ? binary : undefined) });
+			this.outputs[output].push({ slot: record.slot, item: this.item(record, json, index === 0 ? binary : undefined) });
 		});
 	}
 
@@ -110,25 +122,27 @@ export class ItemSink {
 		const nodeError = errorForItem(this.ctx, error, slotOf(target));
 		if (!this.ctx.continueOnFail()) {
 			if (!this.holding) throw this.stopError(nodeError);
-			this.failures.push({ key: this.settle(target), error: nodeError });
+			const held = this.settle(target);
+			held.failure = nodeError;
+			this.failures.push(held);
 			return;
 		}
-		const key = this.settle(target);
+		const record = this.settle(target);
 		const fields = failureFields(nodeError, extra);
 		if (this.ctx.getNode().onError !== 'continueErrorOutput') {
-			this.outputs[output].push({ key, item: this.item(target, fields, binary) });
+			this.outputs[output].push({ slot: record.slot, item: this.item(record, fields, binary) });
 			return;
 		}
 		// n8n moves an item to the error output only when its JSON holds nothing but `message` and
 		// `error` (and adds the input item's fields itself): what the item says of its document
 		// (binary field, file name) goes inside `error`.
-		const { json: annotated, ...item } = this.item(target, fields, binary);
-		this.outputs[output].push({ key, item: { ...item, json: { message: nodeError.message, error: annotated } } });
+		const { json: annotated, ...item } = this.item(record, fields, binary);
+		this.outputs[output].push({ slot: record.slot, item: { ...item, json: { message: nodeError.message, error: annotated } } });
 	}
 
 	/** A document this run handles, listed in a stop error so its result ID is never lost. */
 	track(target: SinkTarget, resultId: string, how: DocumentOrigin): void {
-		this.documents.set(keyOf(target), { slot: slotOf(target), resultId, how });
+		this.record(target).document = { resultId, how };
 	}
 
 	/** From now on a failure under "Stop" waits until every item is settled (see `result`). */
@@ -138,22 +152,21 @@ export class ItemSink {
 
 	/** The node's return value, in input order on each output, after checking that no input item or document was lost. */
 	result(itemCount: number): INodeExecutionData[][] {
-		if (this.failures.length > 0) throw this.stopError(this.failures[0].error);
+		if (this.failures.length > 0) throw this.stopError(this.failures[0].failure as NodeError);
 		for (let i = 0; i < itemCount; i++) {
 			for (let part = 0; part < (this.documentCounts.get(i) ?? 1); part++) {
-				if (!this.settled.has(keyOf({ item: i, part, label: '' }))) {
+				if (!this.slots.get(slotKey({ item: i, part }))?.settled) {
 					throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(i)} produced no output (internal error: please report it)`, { itemIndex: i });
 				}
 			}
 		}
 		// Items are emitted as their results arrive; a stable sort puts them back in input order.
-		return this.outputs.map((entries) => [...entries].sort((a, b) => a.key - b.key).map(({ item }) => item));
+		return this.outputs.map((entries) => [...entries].sort((a, b) => inInputOrder(a.slot, b.slot)).map(({ item }) => item));
 	}
 
 	/** An output item of `target`: its JSON after the annotations of its input item and its document, paired with the input item. */
-	private item(target: SinkTarget, json: IDataObject, binary: IBinaryKeyData | undefined): INodeExecutionData {
-		const slot = slotOf(target);
-		const annotations = [...(this.annotations.get(-1 - slot.item) ?? []), ...(this.annotations.get(keyOf(slot)) ?? [])];
+	private item({ slot, annotations: own }: SlotRecord, json: IDataObject, binary: IBinaryKeyData | undefined): INodeExecutionData {
+		const annotations = [...(this.itemAnnotations.get(slot.item) ?? []), ...own];
 		let annotated = json;
 		if (annotations.length > 0) {
 			annotated = {};
@@ -175,21 +188,21 @@ export class ItemSink {
 	 * of the run (result ID, outcome) added to its description and, as data, to its context.
 	 */
 	private stopError(first: NodeError): NodeError {
-		const others = this.failures.filter(({ error }) => error !== first);
+		const others = this.failures.map(({ failure }) => failure as NodeError).filter((error) => error !== first);
 		if (others.length > 0) first.message += ` (and ${others.length} more item${others.length === 1 ? '' : 's'} failed)`;
-		const failedAt = new Map(this.failures.map(({ key, error }) => [key, error.message]));
-		const documents = [...this.documents.entries()]
-			.sort(([a], [b]) => a - b)
-			.map(([key, { slot, resultId, how }]) => ({
+		const documents = [...this.slots.values()]
+			.filter((record): record is SlotRecord & Required<Pick<SlotRecord, 'document'>> => record.document !== undefined)
+			.sort((a, b) => inInputOrder(a.slot, b.slot))
+			.map(({ slot, document, failure, status }) => ({
 				item: slot.item + 1,
 				...(slot.label ? { document: slot.label } : {}),
-				result_id: resultId,
-				uploaded: how === 'uploaded',
-				reused: how === 'reused',
-				outcome: failedAt.has(key) ? 'failed' : (this.statuses.get(key) ?? 'not finished yet'),
+				result_id: document.resultId,
+				uploaded: document.how === 'uploaded',
+				reused: document.how === 'reused',
+				outcome: failure ? 'failed' : (status ?? 'not finished yet'),
 			}));
 		const parts = [first.description ?? ''];
-		if (others.length > 0) parts.push(`Other items that failed:\n${others.map(({ error }) => `- ${error.message}`).join('\n')}`);
+		if (others.length > 0) parts.push(`Other items that failed:\n${others.map((error) => `- ${error.message}`).join('\n')}`);
 		if (documents.length > 0) {
 			const uploaded = documents.some((document) => document.uploaded || document.reused);
 			const heading = uploaded
@@ -201,18 +214,25 @@ export class ItemSink {
 		}
 		first.description = parts.filter(Boolean).join('\n\n');
 		first.context.documents = documents as unknown as IDataObject[];
-		first.context.failedItems = [first, ...others.map(({ error }) => error)].map((error) => Number(error.context.itemIndex) + 1);
+		first.context.failedItems = [first, ...others].map((error) => Number(error.context.itemIndex) + 1);
 		return first;
 	}
 
-	private settle(target: SinkTarget): number {
-		const key = keyOf(target);
-		const { item } = slotOf(target);
-		if (this.settled.has(key)) {
+	private record(target: SinkTarget): SlotRecord {
+		const slot = slotOf(target);
+		let record = this.slots.get(slotKey(slot));
+		if (!record) this.slots.set(slotKey(slot), (record = { slot, settled: false, annotations: [] }));
+		return record;
+	}
+
+	private settle(target: SinkTarget): SlotRecord {
+		const record = this.record(target);
+		if (record.settled) {
+			const { item } = record.slot;
 			throw new NodeOperationError(this.ctx.getNode(), `${itemLabel(item)} was emitted twice (internal error: please report it)`, { itemIndex: item });
 		}
-		this.settled.add(key);
-		return key;
+		record.settled = true;
+		return record;
 	}
 }
 

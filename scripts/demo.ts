@@ -4,27 +4,29 @@
  * Builds and packs the package, installs n8n (the newest 2.x by default, `--n8n 1` for 1.x; once,
  * cached) and the tarball as a community package, starts the local sandbox of the service and a
  * real mailbox (Dovecot, a local process), publishes the example workflow "email attachments to a
- * spreadsheet", delivers three sample emails, and prints what n8n extracted from them.
+ * spreadsheet" as shipped, in an n8n left at its defaults for files, delivers the sample mailbox
+ * (a morning's five emails at once, then two more), and prints what n8n extracted, what needs
+ * attention and what was already extracted; the files n8n wrote are copied to demo-output/.
  *
  * A mailbox of one's own instead: IMAP_HOST, IMAP_PORT, IMAP_USER, IMAP_PASSWORD (IMAP_SECURE=false
  * without TLS); the sample emails are appended to its INBOX. Without Dovecot and without those, the
  * demo says how to get one and runs a stand-in that reads the emails' files from disk.
  */
-import { mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { startSandbox } from '../test/sandbox';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { dovecotMissing, startDovecot } from './n8n/dovecot';
-import { EMAIL_NODES, SPREADSHEET_FILES, emailExampleWorkflow, runEmailExample, standInWorkflow, writeEmailFiles, type EmailRun } from './n8n/emailExample';
+import { N8nAtHome, OUTPUT_FOLDER, createN8nHome, emailExampleWorkflow, emailRunOf, runEmailExample, standInWorkflow, writeEmailFiles, writtenFiles, type EmailRun } from './n8n/emailExample';
 import { prepareN8n } from './n8n/environment';
 import { describeFailure } from './n8n/failure';
 import { ownMailboxFromEnvironment } from './n8n/ownMailbox';
 import { DEMO_OUTPUT_DIR } from './n8n/paths';
 import { withHeartbeat } from './n8n/progress';
 import { NEWEST_LINE, selectReleases } from './n8n/releases';
-import { outputItems, type RunItem } from './n8n/runData';
-import { sampleEmails } from './n8n/sampleEmails';
+import type { RunItem } from './n8n/runData';
+import { sampleMailbox } from './n8n/sampleEmails';
 import { findTemplate, sandboxCredential } from './n8n/workflows';
 
 const log = (message: string) => console.log(message);
@@ -36,6 +38,9 @@ async function main(): Promise<void> {
 	log(`n8n ${release.version}`);
 	const cli = await prepareN8n(release, log, { userFolderPrefix: 'n8n-docx-demo-' });
 	onCleanup(() => rmSync(cli.userFolder, { recursive: true, force: true }));
+	// n8n's home, as in its Docker image: the example writes into its .n8n-files.
+	const home = createN8nHome('n8n-docx-demo-home-');
+	onCleanup(() => rmSync(home, { recursive: true, force: true }));
 	rmSync(DEMO_OUTPUT_DIR, { recursive: true, force: true });
 	mkdirSync(DEMO_OUTPUT_DIR, { recursive: true });
 
@@ -43,8 +48,9 @@ async function main(): Promise<void> {
 	onCleanup(() => sandbox.stop());
 	log(`Sandbox of the extraction service on ${sandbox.baseUrl} (demo account, free plan)`);
 	const credentials = [sandboxCredential(sandbox.baseUrl, sandbox.demoKey)];
-	const workflow = emailExampleWorkflow(DEMO_OUTPUT_DIR, await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
-	const emails = sampleEmails();
+	const workflow = emailExampleWorkflow(await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
+	const fetches = await sampleMailbox();
+	const emailCount = fetches.flat().length;
 
 	let run: EmailRun;
 	const ownMailbox = ownMailboxFromEnvironment();
@@ -52,42 +58,58 @@ async function main(): Promise<void> {
 	if (ownMailbox || !missing) {
 		const mailbox = ownMailbox ?? (await startDovecot(log));
 		onCleanup(() => mailbox.stop());
-		if (ownMailbox) log(`Your mailbox ${ownMailbox.user} on ${ownMailbox.host}:${ownMailbox.port}: the ${emails.length} sample emails are appended to its INBOX`);
-		run = await withHeartbeat(log, `Publishing "${workflow.name}" with its Email Trigger (IMAP) on ${mailbox.host}:${mailbox.port}, then delivering ${emails.length} emails`, () =>
-			runEmailExample(cli, { workflow, mailbox, credentials, log, emails }),
+		if (ownMailbox) log(`Your mailbox ${ownMailbox.user} on ${ownMailbox.host}:${ownMailbox.port}: the ${emailCount} sample emails are appended to its INBOX`);
+		run = await withHeartbeat(log, `Publishing "${workflow.name}" with its Email Trigger (IMAP) on ${mailbox.host}:${mailbox.port}, then delivering ${emailCount} emails`, () =>
+			runEmailExample(cli, { workflow, mailbox, credentials, log, fetches, home }),
 		);
 	} else {
 		log(`\n${missing}\nRunning the stand-in instead: the emails' files are read from disk and packed into emails by a Code node.\n`);
-		const filesDir = join(cli.userFolder, 'sample-emails');
-		writeEmailFiles(filesDir, emails);
+		// Inside n8n's one default file folder, where n8n 2.x lets the Read/Write Files node read.
+		const filesDir = join(home, OUTPUT_FOLDER, 'sample-emails');
+		writeEmailFiles(filesDir, fetches.flat());
 		const standIn = standInWorkflow(workflow, filesDir);
 		await cli.importCredentials(credentials);
 		await cli.importWorkflows([standIn]);
-		const execution = await withHeartbeat(log, `Running "${standIn.name}"`, () => cli.execute(standIn.id));
+		const execution = await withHeartbeat(log, `Running "${standIn.name}"`, () => new N8nAtHome(cli, home).execute(standIn.id));
 		if (!execution.ok || !execution.run) throw new Error(describeFailure(execution));
-		run = { emails: outputItems(execution.run, EMAIL_NODES.trigger), rows: outputItems(execution.run, EMAIL_NODES.extract), executions: [] };
+		run = emailRunOf([execution.run]);
 	}
 
 	log('');
 	log(summaryLine(run));
-	printTable(run.rows.map(tableRow));
+	printTable(run.newLines.map(tableRow));
+	if (run.attention.length > 0) {
+		log('\nNeeds attention:');
+		for (const item of run.attention) log(`  ${text(item.json.subject)}: ${text(item.json.file_name)}: ${text(item.json.error)}`);
+	}
+	if (run.alreadyExtracted.length > 0) {
+		log('\nAlready extracted (no rows added, not charged again):');
+		for (const key of new Set(run.alreadyExtracted.map((item) => `${text(item.json.subject)}: ${text(item.json.file_name)}`))) log(`  ${key}`);
+	}
 	log('');
-	log('Spreadsheets written by n8n (from its last execution):');
-	for (const file of Object.values(SPREADSHEET_FILES)) log(`  ${join(DEMO_OUTPUT_DIR, file)}`);
+	log(`Files n8n wrote into ~/${OUTPUT_FOLDER}, one set per execution (copied to demo-output/):`);
+	for (const file of writtenFiles(home)) {
+		copyFileSync(file.path, join(DEMO_OUTPUT_DIR, file.name));
+		log(`  ${join(DEMO_OUTPUT_DIR, file.name)}`);
+	}
 	const stats = sandbox.stats();
 	const requests = Object.values(stats.requests).reduce((sum, count) => sum + count, 0);
 	log(`Sandbox: ${stats.uploads.length} uploads, ${requests} API requests. n8n ${release.version}. Done in ${Math.round((Date.now() - started) / 1000)} s.`);
 }
 
-/** `demo: emails=E attachments=A documents=D skipped=S rows=R`, counted from what n8n output. */
-export function summaryLine({ emails, rows }: EmailRun): string {
+/**
+ * `demo: emails=E attachments=A documents=D skipped=S rows=R attention=N duplicates=M`, counted
+ * from what n8n output: new documents and their rows, files on Needs Attention, documents that
+ * came again (on Already Extracted).
+ */
+export function summaryLine({ emails, extracted, newLines, alreadyExtracted, attention }: EmailRun): string {
 	const attachments = emails.reduce((sum, email) => sum + Object.keys(email.binary ?? {}).length, 0);
-	const documents = new Set(rows.filter((row) => typeof row.json.binary_field === 'string').map((row) => `${String(row.json.subject)}|${String(row.json.binary_field)}`)).size;
+	const documentsOf = (items: RunItem[]) => new Set(items.filter((item) => typeof item.json.file_name === 'string').map((item) => `${text(item.json.subject)}|${text(item.json.binary_field ?? item.json.file_name)}`)).size;
 	const skippedByEmail = new Map<string, number>();
-	for (const row of rows) skippedByEmail.set(String(row.json.subject), skippedFiles(row).length);
+	for (const item of extracted) skippedByEmail.set(text(item.json.subject), skippedFiles(item).length);
 	const skipped = [...skippedByEmail.values()].reduce((sum, count) => sum + count, 0);
-	const lines = rows.filter((row) => typeof row.json.row_number === 'number').length;
-	return `demo: emails=${emails.length} attachments=${attachments} documents=${documents} skipped=${skipped} rows=${lines}`;
+	const lines = newLines.filter((row) => typeof row.json.row_number === 'number').length;
+	return `demo: emails=${emails.length} attachments=${attachments} documents=${documentsOf(newLines)} skipped=${skipped} rows=${lines} attention=${attention.length} duplicates=${documentsOf(alreadyExtracted)}`;
 }
 
 function skippedFiles(row: RunItem): unknown[] {
@@ -100,8 +122,9 @@ function skippedFiles(row: RunItem): unknown[] {
 	}
 }
 
+const text = (value: unknown) => (value === null || value === undefined ? '' : typeof value === 'object' ? JSON.stringify(value) : String(value));
+
 function tableRow(row: RunItem): Record<string, string> {
-	const text = (value: unknown) => (value === null || value === undefined ? '' : String(value));
 	return {
 		email: text(row.json.subject),
 		file: text(row.json.file_name ?? row.json.message),

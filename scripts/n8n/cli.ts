@@ -41,7 +41,7 @@ const IMPORT_TIMEOUT_MS = 3 * 60_000;
 /**
  * Environment that runs n8n headless, as the suites and the demo need it: no telemetry or banners,
  * and files readable by the Read/Write Files node in the temporary folder and this clone (the
- * sample documents, demo-output/). n8n 1.x: no task-runner process and the legacy expression
+ * sample documents; the email example runs with n8n's own default instead, see emailExample.ts). n8n 1.x: no task-runner process and the legacy expression
  * engine (the default one needs isolated-vm's native build, which Node 20 lacks).
  * n8n 2.x always starts a task broker: the process gets its port from `processEnv`.
  */

@@ -2,34 +2,50 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { loadFixture } from '../../test/fixtures';
 import { pngWithText } from '../../test/fixtures/images';
 import { SAMPLES_DIR } from './paths';
 
 /**
  * The sample mailbox of the demo and the end-to-end suite: real RFC 822 messages (MIME, base64
- * attachments) built from the project's own sample documents, as a supplier's mail server sends
- * them. What each holds besides documents is what real mail holds: a signature logo shown inline
- * in the HTML body, a calendar invite, no attachment at all.
+ * attachments) built from the project's own sample documents, as an accounts-payable inbox receives
+ * them. Besides invoices it holds what such an inbox holds: a signature logo shown inline in the
+ * HTML body, a calendar invite, a password-protected PDF beside an invoice, a newsletter without
+ * attachment, and an invoice sent a second time.
  */
 
 export interface SampleEmail {
 	subject: string;
 	from: string;
-	/** File names of the documents: PDF, JPEG or PNG worth extracting. */
+	/** File names of the new documents: PDF, JPEG or PNG worth extracting, not sent before. */
 	documents: string[];
 	/** File names of what is not a document (logo, invite). */
 	notDocuments: string[];
+	/** File names of documents that cannot be read (a password-protected PDF): the example's Needs Attention. */
+	unreadable: string[];
+	/** File names of documents an earlier email already brought (same name and bytes). */
+	repeated: string[];
 	/** Every attached or inline file, by name. */
 	files: Record<string, Buffer>;
 	message: Buffer;
 }
+
+/**
+ * The mailbox as it arrives: each list is what lands between two fetches of n8n's Email Trigger,
+ * which hands all of it to one execution. The first is a morning's mail (after a night with n8n
+ * stopped, say); the second arrives later that day.
+ */
+export type SampleMailbox = SampleEmail[][];
 
 interface Part {
 	headers: string[];
 	body: Buffer | string;
 }
 
+const BRIGHTLINE = 'Brightline Studio Billing <billing@brightline.example>';
+const MUELLER = 'Müller Büroausstattung <buchhaltung@mueller-buero.example>';
 const SIGNATURE_LOGO = { fileName: 'brightline-logo.png', contentId: 'logo@brightline.example' };
+const PROTECTED_CONTRACT = 'framework-agreement-2026.pdf';
 const INVITE = [
 	'BEGIN:VCALENDAR',
 	'VERSION:2.0',
@@ -45,20 +61,24 @@ const INVITE = [
 	'',
 ].join('\r\n');
 
-export function sampleEmails(): SampleEmail[] {
+export async function sampleMailbox(): Promise<SampleMailbox> {
 	const sample = (name: string) => readFileSync(join(SAMPLES_DIR, name));
 	// A signature logo's size: under 300 px on a side.
 	const logo = pngWithText([], 240, 80);
 	const invite = Buffer.from(INVITE);
-	return [
+	const contract = (await loadFixture('encrypted')).bytes;
+	const invoice = sample('invoice-en.pdf');
+	const morning: SampleEmail[] = [
 		{
 			subject: 'Invoice INV-2026-0042 from Brightline Studio',
-			from: 'Brightline Studio Billing <billing@brightline.example>',
+			from: BRIGHTLINE,
 			documents: ['invoice-en.pdf'],
 			notDocuments: [SIGNATURE_LOGO.fileName],
-			files: { [SIGNATURE_LOGO.fileName]: logo, 'invoice-en.pdf': sample('invoice-en.pdf') },
+			unreadable: [],
+			repeated: [],
+			files: { [SIGNATURE_LOGO.fileName]: logo, 'invoice-en.pdf': invoice },
 			message: message(
-				{ from: 'Brightline Studio Billing <billing@brightline.example>', subject: 'Invoice INV-2026-0042 from Brightline Studio', date: 'Thu, 05 Mar 2026 09:12:00 +0000' },
+				{ from: BRIGHTLINE, subject: 'Invoice INV-2026-0042 from Brightline Studio', date: 'Thu, 05 Mar 2026 09:12:00 +0000' },
 				multipart('mixed', [
 					multipart('related', [
 						multipart('alternative', [
@@ -67,7 +87,7 @@ export function sampleEmails(): SampleEmail[] {
 						]),
 						file(logo, 'image/png', SIGNATURE_LOGO.fileName, 'inline', SIGNATURE_LOGO.contentId),
 					]),
-					file(sample('invoice-en.pdf'), 'application/pdf', 'invoice-en.pdf', 'attachment'),
+					file(invoice, 'application/pdf', 'invoice-en.pdf', 'attachment'),
 				]),
 			),
 		},
@@ -76,6 +96,8 @@ export function sampleEmails(): SampleEmail[] {
 			from: 'Corner Cafe <receipts@cornercafe.example>',
 			documents: ['receipt.png'],
 			notDocuments: ['invite.ics'],
+			unreadable: [],
+			repeated: [],
 			files: { 'receipt.png': sample('receipt.png'), 'invite.ics': invite },
 			message: message(
 				{ from: 'Corner Cafe <receipts@cornercafe.example>', subject: 'Your receipt from Corner Cafe, and Friday\'s breakfast', date: 'Sat, 14 Mar 2026 08:45:00 +0000' },
@@ -87,24 +109,97 @@ export function sampleEmails(): SampleEmail[] {
 			),
 		},
 		{
-			subject: 'Lunch on Friday?',
-			from: 'A Colleague <colleague@example.test>',
+			subject: 'Rechnung RE-2026-1187 und Rahmenvertrag',
+			from: MUELLER,
+			documents: ['rechnung-de.pdf'],
+			notDocuments: [],
+			unreadable: [PROTECTED_CONTRACT],
+			repeated: [],
+			files: { [PROTECTED_CONTRACT]: contract, 'rechnung-de.pdf': sample('rechnung-de.pdf') },
+			message: message(
+				{ from: MUELLER, subject: 'Rechnung RE-2026-1187 und Rahmenvertrag', date: 'Mon, 16 Mar 2026 07:58:00 +0000' },
+				multipart('mixed', [
+					text('plain', 'Guten Tag,\r\n\r\nanbei unser Rahmenvertrag (das Passwort folgt telefonisch) und die Rechnung RE-2026-1187.\r\n'),
+					file(contract, 'application/pdf', PROTECTED_CONTRACT, 'attachment'),
+					file(sample('rechnung-de.pdf'), 'application/pdf', 'rechnung-de.pdf', 'attachment'),
+				]),
+			),
+		},
+		{
+			subject: 'Office Supplies Weekly: spring offers',
+			from: 'Office Supplies Weekly <news@office-supplies.example>',
 			documents: [],
 			notDocuments: [],
+			unreadable: [],
+			repeated: [],
 			files: {},
 			message: message(
-				{ from: 'A Colleague <colleague@example.test>', subject: 'Lunch on Friday?', date: 'Mon, 16 Mar 2026 11:30:00 +0000' },
-				text('plain', 'Are you free for lunch on Friday?\r\n'),
+				{ from: 'Office Supplies Weekly <news@office-supplies.example>', subject: 'Office Supplies Weekly: spring offers', date: 'Mon, 16 Mar 2026 06:00:00 +0000' },
+				multipart('alternative', [
+					text('plain', 'This week: 20 % off paper and toner. View online: https://office-supplies.example/news\r\n'),
+					text('html', '<h1>Spring offers</h1><p>20 % off paper and toner.</p><img src="https://office-supplies.example/pixel.gif" width="1" height="1" alt="">'),
+				]),
+			),
+		},
+		{
+			subject: 'Invoice INV-2026-0042 (sent again)',
+			from: BRIGHTLINE,
+			documents: [],
+			notDocuments: [],
+			unreadable: [],
+			repeated: ['invoice-en.pdf'],
+			files: { 'invoice-en.pdf': invoice },
+			message: message(
+				{ from: BRIGHTLINE, subject: 'Invoice INV-2026-0042 (sent again)', date: 'Mon, 16 Mar 2026 08:30:00 +0000' },
+				multipart('mixed', [
+					text('plain', 'Hello,\r\n\r\nsending our invoice again in case it got lost.\r\n\r\nBrightline Studio\r\n'),
+					file(invoice, 'application/pdf', 'invoice-en.pdf', 'attachment'),
+				]),
 			),
 		},
 	];
+	const afternoon: SampleEmail[] = [
+		{
+			subject: 'Facture FA-2026-0077',
+			from: 'Atelier Technique <compta@atelier-technique.example>',
+			documents: ['facture-fr.pdf'],
+			notDocuments: [],
+			unreadable: [],
+			repeated: [],
+			files: { 'facture-fr.pdf': sample('facture-fr.pdf') },
+			message: message(
+				{ from: 'Atelier Technique <compta@atelier-technique.example>', subject: 'Facture FA-2026-0077', date: 'Mon, 16 Mar 2026 14:05:00 +0000' },
+				multipart('mixed', [
+					text('plain', 'Bonjour,\r\n\r\nveuillez trouver ci-joint notre facture FA-2026-0077.\r\n'),
+					file(sample('facture-fr.pdf'), 'application/pdf', 'facture-fr.pdf', 'attachment'),
+				]),
+			),
+		},
+		{
+			subject: 'Fwd: Invoice INV-2026-0042 from Brightline Studio',
+			from: 'A Colleague <colleague@example.test>',
+			documents: [],
+			notDocuments: [],
+			unreadable: [],
+			repeated: ['invoice-en.pdf'],
+			files: { 'invoice-en.pdf': invoice },
+			message: message(
+				{ from: 'A Colleague <colleague@example.test>', subject: 'Fwd: Invoice INV-2026-0042 from Brightline Studio', date: 'Mon, 16 Mar 2026 15:20:00 +0000' },
+				multipart('mixed', [
+					text('plain', 'Was this one paid? See the attachment.\r\n\r\n---------- Forwarded message ----------\r\nPlease find attached invoice INV-2026-0042.\r\n'),
+					file(invoice, 'application/pdf', 'invoice-en.pdf', 'attachment'),
+				]),
+			),
+		},
+	];
+	return [morning, afternoon];
 }
 
 function message(header: { from: string; subject: string; date: string }, body: Part): Buffer {
 	const lines = [
-		`From: ${header.from}`,
+		`From: ${encodedWords(header.from)}`,
 		'To: Accounts Payable <ops@example.test>',
-		`Subject: ${header.subject}`,
+		`Subject: ${encodedWords(header.subject)}`,
 		`Date: ${header.date}`,
 		`Message-ID: <${randomBytes(8).toString('hex')}@example.test>`,
 		'MIME-Version: 1.0',
@@ -113,6 +208,14 @@ function message(header: { from: string; subject: string; date: string }, body: 
 		'',
 	];
 	return Buffer.concat([Buffer.from(lines.join('\r\n')), Buffer.from(body.body)]);
+}
+
+/** A header with non-ASCII text as mail software writes it (RFC 2047); the address stays plain. */
+function encodedWords(value: string): string {
+	if (/^[\x20-\x7e]*$/.test(value)) return value;
+	const address = /\s*<[^>]*>$/.exec(value)?.[0] ?? '';
+	const words = value.slice(0, value.length - address.length);
+	return `=?UTF-8?B?${Buffer.from(words).toString('base64')}?=${address}`;
 }
 
 function multipart(kind: 'mixed' | 'related' | 'alternative', parts: Part[]): Part {

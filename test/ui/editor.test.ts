@@ -59,7 +59,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		copyFileSync(join(SAMPLES_DIR, 'invoice-en.pdf'), join(DOCUMENTS_DIR, 'invoice-en.pdf'));
 		sandbox = await startSandbox({ timing: 'fast' });
 		// The email example, imported as a user would (with an IMAP credential to pick): opened on the canvas later.
-		emailWorkflow = emailExampleWorkflow(join(SHOTS_DIR, 'email-output'), await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
+		emailWorkflow = emailExampleWorkflow(await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
 		await cli.importCredentials([
 			sandboxCredential(sandbox.baseUrl, sandbox.demoKey, EXAMPLE_CREDENTIAL),
 			imapCredential({ host: 'imap.example.test', port: 993, user: 'ops@example.test', password: 'not-used-here', secure: true }),

@@ -5,6 +5,7 @@
  * as n8n's Email Trigger (IMAP) gives it: `from`, `subject`, `date` and binary `attachment_<n>`.
  */
 import nock from 'nock';
+import MailComposer from 'nodemailer/lib/mail-composer';
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
@@ -282,5 +283,93 @@ describe('Retry On Fail with Every Attachment', () => {
 		expect(uploads.map((upload) => multipartParts(upload)[0].filename)).toEqual(['a.pdf', 'b.pdf']);
 		// n8n did run the node three times: each try read the rejected result again.
 		expect(rejectedReads).toHaveLength(3);
+	});
+});
+
+/** A zip whose first entry is a PDF: what a supplier sends when it zips its invoices. */
+function zipOfInvoices(): Buffer {
+	const name = 'invoices/INV-8.pdf';
+	const header = Buffer.alloc(30);
+	header.writeUInt32LE(0x04034b50, 0);
+	header.writeUInt16LE(Buffer.byteLength(name), 26);
+	return Buffer.concat([header, Buffer.from(name), Buffer.from('%PDF-1.4 zipped')]);
+}
+
+describe('Every Attachment opens an attached email (forwarded as attachment, message/rfc822)', () => {
+	const attachedEmail = async (): Promise<Attachment> => {
+		const bytes = await new MailComposer({
+			from: 'Müller GmbH <billing@mueller.example>',
+			to: 'colleague@buyer.example',
+			subject: 'Rechnung März',
+			text: 'Anbei die Rechnung.',
+			html: '<p>Anbei die Rechnung.</p>',
+			attachments: [
+				{ filename: 'Rechnung Müller März.pdf', content: Buffer.from(await minimalPdf(['Rechnung R-3', 'Total 99.00'])), contentType: 'application/pdf' },
+				{ filename: 'invoices.zip', content: zipOfInvoices(), contentType: 'application/zip' },
+			],
+		})
+			.compile()
+			.build();
+		return { bytes, fileName: 'Rechnung März.eml', mimeType: 'message/rfc822' };
+	};
+
+	it('the invoice inside is extracted, paired with the outer email and named by it; the logo and the zip are listed with their reasons', async () => {
+		const { uploads, unexpected } = service(1);
+		const input = [email([logo(), await attachedEmail()], { subject: 'Fwd: Rechnung März' })];
+
+		const { outputs, error } = await runAction(everyAttachment({ options: { inputFields: 'subject' } }), input);
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		expect(uploads).toHaveLength(1);
+		const [part] = multipartParts(uploads[0]);
+		expect(part.filename).toBe('Rechnung Müller März.pdf');
+		expect(outputs[0]).toHaveLength(1);
+		expectPairedItems(outputs[0], [0]);
+		expect(outputs[0][0].json).toMatchObject({
+			subject: 'Fwd: Rechnung März',
+			binary_field: 'attachment_1',
+			file_name: 'Rechnung Müller März.pdf',
+			attached_email: 'Rechnung März',
+			invoice_number: 'INV-1',
+			skipped_files: [
+				{ binary_field: 'attachment_0', file_name: 'logo.png', reason: expect.stringMatching(/^an image of 120 x 40 px, too small to be a document/) },
+				{ binary_field: 'attachment_1', file_name: 'invoices.zip', attached_email: 'Rechnung März', reason: "a zip archive: unpack it first, e.g. with n8n's Compression node" },
+			],
+		});
+	});
+
+	it('an .eml without a declared type is known by its headers; beside a direct PDF each is its own document', async () => {
+		const { uploads } = service(2);
+		const eml = { ...(await attachedEmail()), mimeType: 'application/octet-stream', fileName: 'forwarded' };
+
+		const { outputs, error } = await runAction(everyAttachment(), [email([await pdf('direct.pdf'), eml])]);
+
+		expect(error).toBeUndefined();
+		expect(uploads.map((upload) => multipartParts(upload)[0].filename)).toEqual(['direct.pdf', 'Rechnung Müller März.pdf']);
+		expectPairedItems(outputs[0], [0, 0]);
+		expect(outputs[0].map((item) => [item.json.binary_field, item.json.file_name, item.json.attached_email])).toEqual([
+			['attachment_0', 'direct.pdf', undefined],
+			['attachment_1', 'Rechnung Müller März.pdf', 'Rechnung März'],
+		]);
+	});
+
+	it('a hostile .eml (4 MB of garbage header lines) is judged quickly and skipped with a reason; nothing is sent', async () => {
+		const unexpected = trapAllRequests();
+		const garbage = Buffer.from(`From: a@b.example\r\n${'X-Garbage: aaaaaaaa\r\n'.repeat(4 * 1024 * 1024 / 21)}`);
+		const hostile: Attachment = { bytes: garbage, fileName: 'evil.eml', mimeType: 'message/rfc822' };
+
+		const started = performance.now();
+		const { outputs, error } = await runAction(everyAttachment(), [email([hostile])]);
+		const ms = performance.now() - started;
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		expect(outputs[0][0].json).toMatchObject({
+			status: 'no_document',
+			skipped_files: [{ binary_field: 'attachment_0', file_name: 'evil.eml', reason: expect.stringMatching(/^an attached email that could not be opened: its headers run over/) }],
+		});
+		// The whole run through n8n's engine, the 4 MB read from n8n's binary data included.
+		expect(ms).toBeLessThan(3000);
 	});
 });

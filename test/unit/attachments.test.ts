@@ -36,6 +36,14 @@ describe('image sizes from headers', () => {
 	});
 });
 
+/** A zip's first local file header naming its first entry (what tells a zip from an Office file). */
+function zipWithEntry(name: string): Buffer {
+	const header = Buffer.alloc(30);
+	header.writeUInt32LE(0x04034b50, 0);
+	header.writeUInt16LE(Buffer.byteLength(name), 26);
+	return Buffer.concat([header, Buffer.from(name)]);
+}
+
 describe('what is a document among an email\'s files', () => {
 	it('PDFs and photo-sized JPEG and PNG images are documents', async () => {
 		expect(judgeAttachment(await minimalPdf())).toEqual({ document: true });
@@ -44,16 +52,22 @@ describe('what is a document among an email\'s files', () => {
 		expect(judgeAttachment((await loadFixture('businessCard')).bytes)).toEqual({ document: true });
 	});
 
+	it('a HEIC photo (iPhone) is a document, sent with the warning Binary Field gives it (spec 4.2: not guaranteed readable)', () => {
+		expect(judgeAttachment(heicLike())).toEqual({ document: true });
+	});
+
 	it.each([
 		['a signature logo', pngWithText([], 240, 80), /^an image of 240 x 80 px, too small to be a document/],
 		['a tracking pixel', pngWithText([], 1, 1), /^an image of 1 x 1 px/],
 		['a wide banner logo', jpegWithComment('', 800, 120), /^an image of 800 x 120 px/],
 		['a calendar invite', Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n'), /^not a PDF, JPEG or PNG: a text file$/],
 		['an HTML part', Buffer.from('<html><body>Hello</body></html>'), /^not a PDF, JPEG or PNG: a text file$/],
-		['a ZIP archive', Buffer.from([0x50, 0x4b, 0x03, 0x04, 0, 0]), /^not a PDF, JPEG or PNG: a ZIP archive/],
+		['a zip archive', zipWithEntry('invoices/INV-7.pdf'), /^a zip archive: unpack it first, e\.g\. with n8n's Compression node$/],
+		['an empty zip archive', Buffer.from([0x50, 0x4b, 0x05, 0x06, 0, 0]), /^a zip archive: unpack it first/],
+		['a Word document', zipWithEntry('[Content_Types].xml'), /^not a PDF, JPEG or PNG: a ZIP archive or an Office document/],
+		['Outlook\'s winmail.dat (TNEF)', Buffer.from([0x78, 0x9f, 0x3e, 0x22, 0x01, 0x00]), /^Outlook's winmail\.dat: ask the sender to send the attachment as a PDF, or turn off Rich Text in Outlook$/],
 		['a GIF', Buffer.from('GIF89a\x01\x00\x01\x00', 'latin1'), /^not a PDF, JPEG or PNG: a GIF image$/],
 		['a WebP', minimalWebp(), /^not a PDF, JPEG or PNG: a WebP image$/],
-		['a HEIC photo', heicLike(), /^not a PDF, JPEG or PNG: a HEIC\/HEIF image$/],
 		['an empty file', Buffer.alloc(0), /^the file is empty$/],
 	])('%s is not one, and the reason says why', (_name, bytes, reason) => {
 		const verdict = judgeAttachment(bytes);

@@ -20,10 +20,28 @@ export const SMALL_IMAGE_RULE = `images under ${MIN_DOCUMENT_IMAGE_PX.longSide} 
 
 export type AttachmentVerdict = { document: true } | { document: false; reason: string };
 
+/**
+ * What to do with files people often attach instead of a document: said in the reason, since the
+ * person reading `skipped_files` is the one who can fix it.
+ */
+export const ATTACHMENT_ADVICE = {
+	zip: "a zip archive: unpack it first, e.g. with n8n's Compression node",
+	winmailDat: "Outlook's winmail.dat: ask the sender to send the attachment as a PDF, or turn off Rich Text in Outlook",
+} as const;
+
 export function judgeAttachment(bytes: Uint8Array): AttachmentVerdict {
 	if (bytes.byteLength === 0) return notDocument('the file is empty');
+	// Before the PDF check, which finds "%PDF-" anywhere in the first KB: a zip that stores a PDF
+	// uncompressed has it there too.
+	if (isZipArchive(bytes)) return notDocument(ATTACHMENT_ADVICE.zip);
+	// TNEF (Outlook's Rich Text attachments), signature 0x223E9F78 little-endian.
+	if (bytes[0] === 0x78 && bytes[1] === 0x9f && bytes[2] === 0x3e && bytes[3] === 0x22) return notDocument(ATTACHMENT_ADVICE.winmailDat);
 	const format = detectFormat(bytes);
 	if (format.kind === 'pdf') return { document: true };
+	// Spec 4.2: HEIC "may or may not be read". Sent with the preflight's warning, as Binary Field
+	// sends it: an iPhone receipt photo is a document, and one the service cannot read is rejected
+	// (NO_TEXT) without a page charged. Its size is not read: a logo is never HEIC.
+	if (format.kind === 'heic') return { document: true };
 	if (format.kind !== 'jpeg' && format.kind !== 'png') {
 		const label = format.kind === 'unsupported' ? format.label : `a ${UPLOAD_KINDS[format.kind].label}`;
 		return notDocument(`not a PDF, JPEG or PNG: ${label.startsWith('in a format') ? `a file ${label}` : label}`);
@@ -41,4 +59,19 @@ export function judgeAttachment(bytes: Uint8Array): AttachmentVerdict {
 
 function notDocument(reason: string): AttachmentVerdict {
 	return { document: false, reason };
+}
+
+/**
+ * A zip archive, not an Office document (also zip files, told by their first entry:
+ * `[Content_Types].xml` or a `word/`, `xl/`, `ppt/` part for Office, `mimetype` for OpenDocument).
+ */
+function isZipArchive(bytes: Uint8Array): boolean {
+	const at = (n: number) => bytes[n] ?? 0;
+	if (at(0) !== 0x50 || at(1) !== 0x4b) return false;
+	// An empty archive is only its end record.
+	if (at(2) === 0x05 && at(3) === 0x06) return true;
+	if (at(2) !== 0x03 || at(3) !== 0x04) return false;
+	const nameLength = at(26) | (at(27) << 8);
+	const name = String.fromCharCode(...bytes.subarray(30, 30 + Math.min(nameLength, 64)));
+	return !/^(\[Content_Types\]\.xml|word\/|xl\/|ppt\/|docProps\/|_rels\/|mimetype)/.test(name);
 }

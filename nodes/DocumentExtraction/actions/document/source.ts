@@ -5,6 +5,7 @@ import { itemError } from '../../../shared/items/itemError';
 import { readBoolean, readChoice } from '../../../shared/items/parameters';
 import { parseAllowedHosts } from '../../../shared/preflight/addresses';
 import { judgeAttachment, SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
+import { isAttachedEmail, openAttachedEmail, type OpenedAttachedEmail } from './attachedEmail';
 import { downloadFile, shownUrl, type LinkRules } from './download';
 import { checkUploadFile, readBinaryFile, type CheckedFile } from './file';
 
@@ -116,6 +117,8 @@ export interface ItemDocument {
 export interface SkippedFile extends IDataObject {
 	binary_field: string;
 	file_name: string | null;
+	/** Set when the file was inside an attached email: that email's subject ('' without one). */
+	attached_email?: string;
 	reason: string;
 }
 
@@ -154,11 +157,12 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
 		const origin = { binary_field: field, file_name: name };
 		const judged = await judgedAttachment(ctx, i, field);
 		if ('skip' in judged) skipped.push({ ...origin, reason: judged.skip });
+		else if ('email' in judged) emailDocuments(field, origin, judged.email, documents, skipped);
 		else documents.push({ origin, binaryField: field, load: judged.load });
 	}
 	if (documents.length > 1) {
 		documents.forEach((document, part) => {
-			document.slot = { item: i, part, label: [document.origin?.binary_field, document.origin?.file_name].filter(Boolean).join(', ') };
+			document.slot = { item: i, part, label: slotLabel(document.origin ?? {}) };
 		});
 	}
 	return { source, documents, skipped, ...(documents.length === 0 ? { noDocument: noDocumentJson(source, prefix, skipped) } : {}) };
@@ -168,18 +172,46 @@ export async function itemDocuments(ctx: IExecuteFunctions, i: number): Promise<
  * One of the item's files read, judged (a document or not) and, if a document, checked, then let
  * go: an email's attachments are read one at a time, not held together until their uploads.
  */
-async function judgedAttachment(ctx: IExecuteFunctions, i: number, field: string): Promise<{ skip: string } | Pick<ItemDocument, 'load'>> {
+async function judgedAttachment(
+	ctx: IExecuteFunctions,
+	i: number,
+	field: string,
+): Promise<{ skip: string } | { email: OpenedAttachedEmail } | Pick<ItemDocument, 'load'>> {
 	const read = async () => await readBinaryFile(ctx, i, field);
 	try {
 		const file = await read();
 		const verdict = judgeAttachment(file.bytes);
-		if (!verdict.document) return { skip: verdict.reason };
+		if (!verdict.document) {
+			if (!isAttachedEmail(file)) return { skip: verdict.reason };
+			const email = await openAttachedEmail(ctx, i, field, file);
+			return 'problem' in email ? { skip: `an attached email that could not be opened: ${email.problem}` } : { email };
+		}
 		const checked = await checkUploadFile(ctx, i, file, '', read);
 		return { load: async () => checked };
 	} catch (error) {
 		// A field without its file, or a file the check refuses: that document fails on its own.
 		return { load: async () => await Promise.reject(error) };
 	}
+}
+
+/**
+ * The documents of an attached email, each its own document of the item, named by the field, its
+ * own file name and the email's subject; what inside is not a document listed likewise. An email
+ * with nothing inside is listed itself.
+ */
+function emailDocuments(field: string, origin: SkippedFile | IDataObject, email: OpenedAttachedEmail, documents: ItemDocument[], skipped: SkippedFile[]): void {
+	const inside = (fileName: string | null) => ({ binary_field: field, file_name: fileName, attached_email: email.subject ?? '' });
+	for (const document of email.documents) documents.push({ origin: inside(document.fileName), binaryField: field, load: document.load });
+	for (const file of email.skipped) skipped.push({ ...inside(file.fileName), reason: file.reason });
+	if (email.documents.length === 0 && email.skipped.length === 0) {
+		skipped.push({ binary_field: field, file_name: (origin.file_name as string | null) ?? null, reason: 'an attached email with no file inside' });
+	}
+}
+
+/** How errors name a document: its field and file, and the attached email it was in. */
+function slotLabel(origin: IDataObject): string {
+	const label = [origin.binary_field, origin.file_name].filter(Boolean).join(', ');
+	return typeof origin.attached_email === 'string' ? `${label}, in the attached email "${origin.attached_email}"` : label;
 }
 
 /** The JSON of an item that holds no document: it still leaves the node, once, saying why. */

@@ -1,0 +1,291 @@
+/**
+ * The MIME reader behind attached emails (Every Attachment): messages written by real mail
+ * software (nodemailer's MailComposer, used only by the tests; an Outlook-style message written
+ * by hand after Outlook's own output), and hostile messages judged in linear time.
+ */
+import MailComposer from 'nodemailer/lib/mail-composer';
+import type Mail from 'nodemailer/lib/mailer';
+import { describe, expect, it } from 'vitest';
+
+import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
+import { decodeEncodedWords, looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile } from '../../nodes/shared/preflight/mimeMessage';
+import { minimalPdf } from '../harness/documents';
+import { pngWithText } from '../fixtures/images';
+
+const compose = async (options: Mail.Options): Promise<Buffer> => await new MailComposer(options).compile().build();
+
+function opened(bytes: Uint8Array) {
+	const email = openEmail(bytes);
+	if (!email.ok) throw new Error(`not opened: ${email.reason}`);
+	return email;
+}
+
+const decoded = (file: MimeFile) => Buffer.from(file.decode().bytes);
+
+const GERMAN_NAME = 'Rechnung Müller März.pdf';
+
+describe('messages written by mail software (nodemailer)', () => {
+	it('a PDF with a non-ASCII name beside a text and HTML body with an inline logo (mixed > alternative > related)', async () => {
+		const pdf = Buffer.from(await minimalPdf(['Rechnung R-1']));
+		const logo = pngWithText([], 120, 40);
+		const message = await compose({
+			from: 'Müller GmbH <billing@mueller.example>',
+			to: 'ap@buyer.example',
+			subject: 'Rechnung März für Müller – bitte prüfen',
+			text: 'Grüße',
+			html: '<p>Grüße <img src="cid:logo@mueller"></p>',
+			attachments: [
+				{ filename: GERMAN_NAME, content: pdf, contentType: 'application/pdf' },
+				{ filename: 'logo.png', content: logo, cid: 'logo@mueller' },
+			],
+		});
+
+		const email = opened(message);
+
+		expect(email.subject).toBe('Rechnung März für Müller – bitte prüfen');
+		expect(email.files.map((file) => [file.fileName, file.mimeType])).toEqual([
+			['logo.png', 'image/png'],
+			[GERMAN_NAME, 'application/pdf'],
+		]);
+		expect(decoded(email.files[1]).equals(pdf)).toBe(true);
+		expect(decoded(email.files[0]).equals(logo)).toBe(true);
+		expect(email.skipped).toEqual([]);
+		expect(looksLikeEmail(message)).toBe(true);
+	});
+
+	it('a long non-ASCII name written as RFC 2231 continuations (filename*0*=, filename*1*=, filename*2=) and RFC 2047 words', async () => {
+		const name = 'Rechnung Müller März Lieferung Nummer 2026-0042 für die Buchhaltung.pdf';
+		const message = await compose({ from: 'a@b.example', subject: 'x', text: 'x', attachments: [{ filename: name, content: Buffer.from('%PDF-1.4\n%%EOF\n') }] });
+		expect(message.toString()).toContain("filename*0*=utf-8''");
+
+		expect(opened(message).files.map((file) => file.fileName)).toEqual([name]);
+	});
+
+	it('quoted-printable, base64, 7bit and 8bit parts decode to their bytes', async () => {
+		const binary = Buffer.from(Array.from({ length: 4096 }, (_, n) => (n * 37) % 256));
+		const message = await compose({
+			from: 'a@b.example',
+			subject: 'encodings',
+			text: 'body',
+			attachments: [
+				{ filename: 'notes.txt', content: 'Grüße = gleich\r\n'.repeat(20) + 'a line longer than seventy-six characters so that it is broken by a soft line break', contentTransferEncoding: 'quoted-printable' },
+				{ filename: 'data.bin', content: binary, contentTransferEncoding: 'base64' },
+				{ filename: 'plain.txt', content: 'only ascii\r\n', contentTransferEncoding: '7bit' },
+				{ filename: 'raw.txt', content: Buffer.from('Grüße\r\n'), contentTransferEncoding: '8bit' },
+			],
+		});
+
+		const files = opened(message).files;
+
+		expect(files.map((file) => file.fileName)).toEqual(['notes.txt', 'data.bin', 'plain.txt', 'raw.txt']);
+		expect(decoded(files[0]).toString()).toBe('Grüße = gleich\r\n'.repeat(20) + 'a line longer than seventy-six characters so that it is broken by a soft line break');
+		expect(decoded(files[1]).equals(binary)).toBe(true);
+		expect(decoded(files[2]).toString()).toBe('only ascii\r\n');
+		expect(decoded(files[3]).toString()).toBe('Grüße\r\n');
+	});
+
+	it('Gmail-style "Forward as attachment": the outer email names the attached email, not opened past one level', async () => {
+		const inner = await compose({
+			from: 'billing@supplier.example',
+			subject: 'Invoice March',
+			text: 'Attached.',
+			attachments: [{ filename: 'invoice.pdf', content: Buffer.from(await minimalPdf()) }],
+		});
+		const outer = await compose({
+			from: 'colleague@buyer.example',
+			subject: 'Fwd: Invoice March',
+			text: 'See the attached email.',
+			attachments: [{ filename: 'Invoice March.eml', content: inner, contentType: 'message/rfc822' }],
+		});
+
+		// n8n's trigger gives the attached email as a binary field: that is what is opened.
+		expect(opened(inner).files.map((file) => file.fileName)).toEqual(['invoice.pdf']);
+		// An email inside the attached email is named with a reason, not opened.
+		const email = opened(outer);
+		expect(email.files).toEqual([]);
+		expect(email.skipped).toEqual([{ fileName: 'Invoice March.eml', reason: expect.stringMatching(/^an email attached inside the attached email: only one level/) }]);
+	});
+});
+
+/** As Outlook writes a message: CRLF, Latin-1 RFC 2047 Q names, size and dates in the disposition, base64 in 76-character lines. */
+function outlookStyle(pdf: Buffer): Buffer {
+	const base64Lines = pdf.toString('base64').match(/.{1,76}/g)!.join('\r\n');
+	return Buffer.from(
+		[
+			'From: =?iso-8859-1?Q?J=FCrgen_M=FCller?= <juergen@mueller.example>',
+			'To: "Accounts Payable" <ap@buyer.example>',
+			'Subject: =?iso-8859-1?Q?WG:_Rechnung_f=FCr_M=E4rz?=',
+			'Thread-Topic: Rechnung',
+			'Date: Thu, 5 Mar 2026 09:00:00 +0000',
+			'Message-ID: <AM0PR01MB1234@AM0PR01MB1234.eurprd01.prod.outlook.com>',
+			'Content-Language: de-DE',
+			'X-MS-Has-Attach: yes',
+			'Content-Type: multipart/mixed;',
+			'\tboundary="_004_AM0PR01MB1234_"',
+			'MIME-Version: 1.0',
+			'',
+			'--_004_AM0PR01MB1234_',
+			'Content-Type: multipart/alternative;',
+			'\tboundary="_000_AM0PR01MB1234_"',
+			'',
+			'--_000_AM0PR01MB1234_',
+			'Content-Type: text/plain; charset="iso-8859-1"',
+			'Content-Transfer-Encoding: quoted-printable',
+			'',
+			'Anbei die Rechnung f=FCr M=E4rz.',
+			'',
+			'--_000_AM0PR01MB1234_',
+			'Content-Type: text/html; charset="iso-8859-1"',
+			'Content-Transfer-Encoding: quoted-printable',
+			'',
+			'<html><body>Anbei die Rechnung f=FCr M=E4rz.</body></html>',
+			'',
+			'--_000_AM0PR01MB1234_--',
+			'',
+			'--_004_AM0PR01MB1234_',
+			'Content-Type: application/pdf; name="=?iso-8859-1?Q?Rechnung_M=FCller_M=E4rz.pdf?="',
+			'Content-Description: =?iso-8859-1?Q?Rechnung_M=FCller_M=E4rz.pdf?=',
+			`Content-Disposition: attachment; filename="=?iso-8859-1?Q?Rechnung_M=FCller_M=E4rz.pdf?="; size=${pdf.length};`,
+			'\tcreation-date="Thu, 05 Mar 2026 08:59:00 GMT";',
+			'\tmodification-date="Thu, 05 Mar 2026 09:00:00 GMT"',
+			'Content-Transfer-Encoding: base64',
+			'',
+			base64Lines,
+			'',
+			'--_004_AM0PR01MB1234_--',
+			'',
+		].join('\r\n'),
+		'latin1',
+	);
+}
+
+describe('an Outlook-style message and hand-written RFC examples', () => {
+	it('Outlook: Latin-1 encoded words in the subject and the name, base64 in lines', async () => {
+		const pdf = Buffer.from(await minimalPdf());
+		const email = opened(outlookStyle(pdf));
+
+		expect(email.subject).toBe('WG: Rechnung für März');
+		expect(email.files.map((file) => file.fileName)).toEqual([GERMAN_NAME]);
+		expect(decoded(email.files[0]).equals(pdf)).toBe(true);
+		expect(looksLikeEmail(outlookStyle(pdf))).toBe(true);
+	});
+
+	it('RFC 2231 section 4 (filename*=UTF-8\'\'...) and raw UTF-8 names; base64 with stray white space', () => {
+		const message = [
+			'MIME-Version: 1.0',
+			'Subject: plain',
+			'Content-Type: multipart/mixed; boundary=simple',
+			'',
+			'preamble, ignored',
+			'--simple',
+			"Content-Disposition: attachment; filename*=UTF-8''Rechnung%20M%C3%BCller%20M%C3%A4rz.pdf",
+			'Content-Type: application/octet-stream',
+			'Content-Transfer-Encoding: BASE64',
+			'',
+			' JVBE Ri0x\tLjQK',
+			'  JSVF T0YK ',
+			'--simple',
+			'Content-Type: image/jpeg; name="Quittung Café.jpg"',
+			'Content-Transfer-Encoding: binary',
+			'',
+			'\xff\xd8\xff',
+			'--simple--',
+			'epilogue, ignored',
+		].join('\n');
+		const email = opened(Buffer.from(message, 'utf8'));
+
+		expect(email.files.map((file) => [file.fileName, file.mimeType])).toEqual([
+			[GERMAN_NAME, 'application/octet-stream'],
+			['Quittung Café.jpg', 'image/jpeg'],
+		]);
+		expect(decoded(email.files[0]).toString()).toBe('%PDF-1.4\n%%EOF\n');
+	});
+
+	it('decodes RFC 2047 words: B and Q, charsets, the space between adjacent words dropped (RFC 2047 section 8)', () => {
+		expect(decodeEncodedWords('=?ISO-8859-1?Q?a?= b')).toBe('a b');
+		expect(decodeEncodedWords('=?ISO-8859-1?Q?a?= =?ISO-8859-1?Q?b?=')).toBe('ab');
+		expect(decodeEncodedWords('=?ISO-8859-1?Q?a_b?=')).toBe('a b');
+		expect(decodeEncodedWords('=?UTF-8?B?UmVjaG51bmcgTcO8bGxlci5wZGY=?=')).toBe('Rechnung Müller.pdf');
+		expect(decodeEncodedWords('=?UTF-8*de?Q?M=C3=A4rz?=')).toBe('März');
+		expect(decodeEncodedWords('no words =? here ?=')).toBe('no words =? here ?=');
+	});
+
+	it('a single-part message whose body is the PDF is itself the file', () => {
+		const message = ['MIME-Version: 1.0', 'Content-Type: application/pdf; name=scan.pdf', 'Content-Transfer-Encoding: base64', '', 'JVBERi0xLjQK'].join('\r\n');
+		expect(opened(Buffer.from(message)).files.map((file) => file.fileName)).toEqual(['scan.pdf']);
+	});
+
+	it('a part over the per-file limit keeps only its beginning and says its size', () => {
+		const big = Buffer.alloc(MAX_FILE_BYTES + 10, 0x41);
+		big.write('%PDF-1.4');
+		const message = Buffer.concat([
+			Buffer.from('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: application/pdf; name=big.pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n'),
+			Buffer.from(big.toString('base64').replace(/.{76}/g, '$&\r\n')),
+			Buffer.from('\r\n--b--\r\n'),
+		]);
+		const file = opened(message).files[0].decode();
+		expect(file.size).toBe(MAX_FILE_BYTES + 10);
+		expect(file.bytes.byteLength).toBeLessThanOrEqual(1024);
+		expect(Buffer.from(file.bytes.subarray(0, 8)).toString()).toBe('%PDF-1.4');
+	});
+});
+
+describe('what is taken for an email', () => {
+	it.each([
+		['a plain text note', 'Meeting notes\nContent-Type: is discussed here\n'],
+		['a CSV file', 'date,amount\n2026-03-05,120.00\n'],
+		['an HTTP response saved to a file', 'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<html></html>'],
+		['a text with one header-like line only', 'Subject: hello\n\nbody'],
+		['a calendar invite', 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n'],
+	])('%s is not', (_name, text) => {
+		expect(looksLikeEmail(Buffer.from(text))).toBe(false);
+	});
+
+	it('a message with MIME-Version, or Content-Type with From, is', () => {
+		expect(looksLikeEmail(Buffer.from('MIME-Version: 1.0\r\nContent-Type: text/plain\r\n\r\nhi'))).toBe(true);
+		expect(looksLikeEmail(Buffer.from('From: a@b.example\nContent-Type: text/plain\n\nhi'))).toBe(true);
+		expect(looksLikeEmail(Buffer.from('From a@b.example Thu Mar  5 09:00:00 2026\nFrom: a@b.example\nMIME-Version: 1.0\n\nhi'))).toBe(true);
+	});
+});
+
+/** 4 MB hostile messages: each judged in well under a second, in bounded memory. */
+describe('hostile messages', () => {
+	const FOUR_MB = 4 * 1024 * 1024;
+	const fill = (head: string, unit: string, tail = '') => Buffer.from(head + unit.repeat(Math.floor((FOUR_MB - head.length - tail.length) / unit.length)) + tail, 'latin1');
+	const timed = (bytes: Buffer) => {
+		const started = performance.now();
+		const email = openEmail(bytes);
+		const looks = looksLikeEmail(bytes);
+		return { email, looks, ms: performance.now() - started };
+	};
+	// Measured on a 2-core build machine: 1-90 ms each (the quoted-printable and boundary scans are the slowest).
+	const times: Record<string, number> = {};
+
+	it.each([
+		['millions of header lines', fill('From: a@b.example\r\n', 'X-A: b\n'), /headers run over/],
+		['one 4 MB header line', fill('Subject: ', 'a'), /headers run over/],
+		['a 4 MB folded header', fill('Subject: x\r\n', ' a\r\n'), /headers run over/],
+		['4 MB of empty lines after a header', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '\r\n'), null],
+		['a multipart with no closing boundary, one 4 MB part', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n', 'QUJD'), null],
+		['4 MB of boundary prefixes on one line', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '--b-'), null],
+		['4 MB of boundary lines (part cap)', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '--b\r\nContent-Type: application/pdf\r\n\r\nx\r\n'), null],
+		['4 MB of nested multiparts', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n'), null],
+		['4 MB of parameters', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b', '; a="x"', '\r\n\r\n--b--'), null],
+		['a 200 KB subject of broken encoded words', fill('MIME-Version: 1.0\r\nSubject: ', '=?a?B?', '\r\n\r\n').subarray(0, 200_000 + 30), null],
+		['4 MB of quoted-printable equals signs', fill('MIME-Version: 1.0\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n', '=\r'), null],
+	])('%s', (name, bytes, problem) => {
+		const { email, ms } = timed(bytes);
+		if (email.ok) {
+			// Every file decodes in bounded time and memory too.
+			const started = performance.now();
+			for (const file of email.files) expect(file.decode().bytes.byteLength).toBeLessThanOrEqual(MAX_FILE_BYTES);
+			times[name] = ms + performance.now() - started;
+			expect(email.files.length + email.skipped.length).toBeLessThanOrEqual(MIME_LIMITS.parts + 1);
+		} else {
+			times[name] = ms;
+			expect(email.reason).toMatch(problem ?? /./);
+		}
+		if (problem) expect(email.ok).toBe(false);
+		expect(times[name]).toBeLessThan(500);
+	});
+});

@@ -43,6 +43,7 @@ interface Part {
 }
 
 const BRIGHTLINE = 'Brightline Studio Billing <billing@brightline.example>';
+const FORWARDED_EMAIL = 'Invoice INV-2026-0042 from Brightline Studio.eml';
 const MUELLER = 'Müller Büroausstattung <buchhaltung@mueller-buero.example>';
 const SIGNATURE_LOGO = { fileName: 'brightline-logo.png', contentId: 'logo@brightline.example' };
 const PROTECTED_CONTRACT = 'framework-agreement-2026.pdf';
@@ -68,6 +69,11 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 	const invite = Buffer.from(INVITE);
 	const contract = (await loadFixture('encrypted')).bytes;
 	const invoice = sample('invoice-en.pdf');
+	// The original invoice email, as a colleague forwards it as an attachment.
+	const forwarded = message(
+		{ from: BRIGHTLINE, subject: 'Invoice INV-2026-0042 from Brightline Studio', date: 'Thu, 05 Mar 2026 09:12:00 +0000' },
+		multipart('mixed', [text('plain', 'Hello,\r\n\r\nPlease find attached invoice INV-2026-0042.\r\n'), file(invoice, 'application/pdf', 'invoice-en.pdf', 'attachment')]),
+	);
 	const morning: SampleEmail[] = [
 		{
 			subject: 'Invoice INV-2026-0042 from Brightline Studio',
@@ -175,6 +181,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 				]),
 			),
 		},
+		// Outlook's and Gmail's "Forward as attachment": the original email rides as a message/rfc822 part.
 		{
 			subject: 'Fwd: Invoice INV-2026-0042 from Brightline Studio',
 			from: 'A Colleague <colleague@example.test>',
@@ -182,13 +189,10 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			notDocuments: [],
 			unreadable: [],
 			repeated: ['invoice-en.pdf'],
-			files: { 'invoice-en.pdf': invoice },
+			files: { [FORWARDED_EMAIL]: forwarded },
 			message: message(
 				{ from: 'A Colleague <colleague@example.test>', subject: 'Fwd: Invoice INV-2026-0042 from Brightline Studio', date: 'Mon, 16 Mar 2026 15:20:00 +0000' },
-				multipart('mixed', [
-					text('plain', 'Was this one paid? See the attachment.\r\n\r\n---------- Forwarded message ----------\r\nPlease find attached invoice INV-2026-0042.\r\n'),
-					file(invoice, 'application/pdf', 'invoice-en.pdf', 'attachment'),
-				]),
+				multipart('mixed', [text('plain', 'Was this one paid? The original email is attached.\r\n'), attachedEmail(forwarded, FORWARDED_EMAIL)]),
 			),
 		},
 	];
@@ -224,6 +228,14 @@ function multipart(kind: 'mixed' | 'related' | 'alternative', parts: Part[]): Pa
 	return {
 		headers: [`Content-Type: multipart/${kind}; boundary="${boundary}"`],
 		body: Buffer.concat([...chunks, Buffer.from(`--${boundary}--\r\n`)]),
+	};
+}
+
+/** An email attached to an email (message/rfc822), as mail software forwards one "as attachment". */
+function attachedEmail(bytes: Buffer, fileName: string): Part {
+	return {
+		headers: [`Content-Type: message/rfc822; name="${fileName}"`, 'Content-Transfer-Encoding: 7bit', `Content-Disposition: attachment; filename="${fileName}"`],
+		body: bytes,
 	};
 }
 

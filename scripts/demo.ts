@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { startSandbox } from '../test/sandbox';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { dovecotMissing, startDovecot } from './n8n/dovecot';
-import { N8nAtHome, OUTPUT_FOLDER, createN8nHome, emailExampleWorkflow, emailRunOf, runEmailExample, standInWorkflow, writeEmailFiles, writtenFiles, type EmailRun } from './n8n/emailExample';
+import { OUTPUT_FOLDER, createN8nHome, emailExampleWorkflow, emailRunOf, runEmailExample, standInWorkflow, writeEmailFiles, writtenFiles, type EmailRun } from './n8n/emailExample';
 import { prepareN8n } from './n8n/environment';
 import { describeFailure } from './n8n/failure';
 import { ownMailboxFromEnvironment } from './n8n/ownMailbox';
@@ -70,7 +70,7 @@ async function main(): Promise<void> {
 		const standIn = standInWorkflow(workflow, filesDir);
 		await cli.importCredentials(credentials);
 		await cli.importWorkflows([standIn]);
-		const execution = await withHeartbeat(log, `Running "${standIn.name}"`, () => new N8nAtHome(cli, home).execute(standIn.id));
+		const execution = await withHeartbeat(log, `Running "${standIn.name}"`, () => cli.withHome(home).execute(standIn.id));
 		if (!execution.ok || !execution.run) throw new Error(describeFailure(execution));
 		run = emailRunOf([execution.run]);
 	}

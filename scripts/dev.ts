@@ -22,7 +22,7 @@ import { startSandbox } from '../test/sandbox';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { N8nCli } from './n8n/cli';
 import { ensureN8n } from './n8n/install';
-import { CACHE_DIR, NODE_TYPES, PACKAGE_NAME, REPO_ROOT } from './n8n/paths';
+import { CACHE_DIR, NODE_TYPES, PACKAGE_NAME, REPO_ROOT, SAMPLES_DIR } from './n8n/paths';
 import { runChecked, startService } from './n8n/processes';
 import { NEWEST_LINE, selectReleases } from './n8n/releases';
 import { ownerSession, setUpOwner, startN8nServer, type Owner } from './n8n/server';
@@ -51,6 +51,8 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ timing: 'realistic' });
 	onCleanup(() => sandbox.stop());
 	const cli = new N8nCli(runtime, userFolder);
+	// The sample documents where a Read/Write Files node may read them at n8n's default file access.
+	cpSync(SAMPLES_DIR, join(cli.filesFolder, 'samples'), { recursive: true });
 	await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, CREDENTIAL)]);
 
 	const server = await startN8nServer(cli, { N8N_DEV_RELOAD: 'true' });
@@ -70,6 +72,7 @@ async function main(): Promise<void> {
 	log(`  Editor:     ${server.url}  (sign in as ${OWNER.email} / ${OWNER.password})`);
 	log(`  Sandbox:    ${sandbox.baseUrl}  (credential "${CREDENTIAL.name}", demo account, free plan)`);
 	log(`  User folder ${userFolder} (kept between runs)`);
+	log(`  Files:      ${cli.filesFolder} (n8n's ~/.n8n-files; the samples are in .n8n-files/samples, e.g. .n8n-files/samples/invoice-en.pdf)`);
 	if (check) return;
 
 	// Compiles each change straight into the copy n8n loads; N8N_DEV_RELOAD picks it up.

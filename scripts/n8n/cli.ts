@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import type { N8nRuntime } from './install';
-import { REPO_ROOT } from './paths';
 import { freePort } from './ports';
 import { run, runChecked } from './processes';
 import { parseRunOutput, type RunData } from './runData';
@@ -39,9 +38,16 @@ const EXECUTE_TIMEOUT_MS = 10 * 60_000;
 const IMPORT_TIMEOUT_MS = 3 * 60_000;
 
 /**
- * Environment that runs n8n headless, as the suites and the demo need it: no telemetry or banners,
- * and files readable by the Read/Write Files node in the temporary folder and this clone (the
- * sample documents; the email example runs with n8n's own default instead, see emailExample.ts). n8n 1.x: no task-runner process and the legacy expression
+ * n8n's file folder in its home: the one folder n8n 2.x lets the Read/Write Files node use by
+ * default (N8N_RESTRICT_FILE_ACCESS_TO unset), which n8n itself never creates. n8n 1.x allows
+ * every folder by default.
+ */
+export const FILES_FOLDER = '.n8n-files';
+
+/**
+ * Environment that runs n8n headless, as the suites and the demo need it: no telemetry or banners.
+ * File access stays at n8n's default, as a user has it: what a workflow reads or writes lives in
+ * `~/.n8n-files` (see N8nCli). n8n 1.x: no task-runner process and the legacy expression
  * engine (the default one needs isolated-vm's native build, which Node 20 lacks).
  * n8n 2.x always starts a task broker: the process gets its port from `processEnv`.
  */
@@ -59,7 +65,6 @@ export function n8nEnvironment(runtime: N8nRuntime, userFolder: string, extra: N
 		N8N_ENFORCE_SETTINGS_FILE_PERMISSIONS: 'false',
 		N8N_PERSONALIZATION_ENABLED: 'false',
 		N8N_HIRING_BANNER_ENABLED: 'false',
-		N8N_RESTRICT_FILE_ACCESS_TO: [tmpdir(), REPO_ROOT].join(';'),
 		// The package's action node may be used as an AI-agent tool (the agent example).
 		N8N_COMMUNITY_PACKAGES_ALLOW_TOOL_USAGE: 'true',
 		N8N_LOG_LEVEL: 'info',
@@ -68,16 +73,34 @@ export function n8nEnvironment(runtime: N8nRuntime, userFolder: string, extra: N
 	};
 }
 
-/** The n8n command line of one user folder: imports and executions, each a short-lived process. */
+/**
+ * The n8n command line of one user folder: imports and executions, each a short-lived process.
+ * n8n runs as a user runs it: from its home folder with HOME set to it (n8n's Docker image: WORKDIR
+ * and HOME /home/node), `~/.n8n-files` in it, file access at n8n's default. The home is
+ * `<user folder>/home` unless `extraEnv.HOME` names another.
+ */
 export class N8nCli {
 	readonly env: NodeJS.ProcessEnv;
+	readonly home: string;
 
 	constructor(
 		readonly runtime: N8nRuntime,
 		readonly userFolder: string,
-		extraEnv: NodeJS.ProcessEnv = {},
+		private readonly extraEnv: NodeJS.ProcessEnv = {},
 	) {
-		this.env = n8nEnvironment(runtime, userFolder, extraEnv);
+		this.home = extraEnv.HOME ?? join(userFolder, 'home');
+		mkdirSync(this.filesFolder, { recursive: true });
+		this.env = n8nEnvironment(runtime, userFolder, { ...extraEnv, HOME: this.home });
+	}
+
+	/** `~/.n8n-files` of this n8n: where its workflows may read and write files on n8n 2.x. */
+	get filesFolder(): string {
+		return join(this.home, FILES_FOLDER);
+	}
+
+	/** The same n8n user folder run from another home (a fresh `~/.n8n-files`). */
+	withHome(home: string): N8nCli {
+		return new N8nCli(this.runtime, this.userFolder, { ...this.extraEnv, HOME: home });
 	}
 
 	get version(): string {
@@ -89,9 +112,9 @@ export class N8nCli {
 		return { ...this.env, N8N_RUNNERS_BROKER_PORT: String(await freePort()), ...extra };
 	}
 
-	/** The command that runs n8n: its Node binary and its bin script. */
+	/** The command that runs n8n: its Node binary and its bin script, started in `$HOME` as `cd ~ && n8n start` or the Docker image do (`exec`: the process is n8n itself). */
 	command(...args: string[]): [string, string[]] {
-		return [this.runtime.node, [this.runtime.bin, ...args]];
+		return ['/bin/sh', ['-c', 'cd "$HOME" && exec "$@"', 'n8n', this.runtime.node, this.runtime.bin, ...args]];
 	}
 
 	async importCredentials(credentials: CredentialExport[]): Promise<void> {

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { N8nCli, type CredentialExport, type WorkflowJson } from './cli';
+import { FILES_FOLDER, type N8nCli, type CredentialExport, type WorkflowJson } from './cli';
 import type { Mailbox } from './dovecot';
 import type { Log } from './progress';
 import { N8nRestApi, type SavedExecution } from './restApi';
@@ -14,7 +14,7 @@ import { loadExample, templateLocatorValue, withParameters } from './workflows';
 /**
  * The example "email attachments to a spreadsheet" (examples/email-attachments-to-spreadsheet.json)
  * as the demo and the end-to-end suite run it: as shipped (only the credentials and the template
- * picked), published in a live n8n that runs as a user's does (`N8nAtHome`), its Email Trigger
+ * picked), published in a live n8n that runs as a user's does (`N8nCli`: from its home, file access at n8n's default), its Email Trigger
  * (IMAP) reading a real mailbox (Dovecot, see dovecot.ts) into which the sample emails are then
  * delivered.
  */
@@ -35,7 +35,7 @@ export const SORT_OUTPUTS = { alreadyExtracted: 0, noDocument: 1, newLines: 2 } 
  * Where the example's Save nodes write, relative to the folder n8n runs in: n8n 2.x's one default
  * file folder (`~/.n8n-files`, N8N_RESTRICT_FILE_ACCESS_TO), which n8n itself never creates.
  */
-export const OUTPUT_FOLDER = '.n8n-files';
+export const OUTPUT_FOLDER = FILES_FOLDER;
 
 /** A file the example wrote: `invoice-lines-2026-03-05-execution-42.csv`, `.xlsx`, `needs-attention-….csv`. */
 export interface WrittenFile {
@@ -60,36 +60,14 @@ export function writtenFiles(home: string): WrittenFile[] {
 }
 
 /**
- * A home folder for n8n, as n8n's Docker image has one (`/home/node`), holding the `.n8n-files`
- * folder the example writes into: the one step a user takes (`mkdir ~/.n8n-files`, or a volume
- * mounted there), since n8n's Read/Write Files node creates no folder on either line.
+ * A fresh home folder for n8n, as n8n's Docker image has one (`/home/node`), holding the
+ * `.n8n-files` folder the example writes into: the one step a user takes (`mkdir ~/.n8n-files`, or
+ * a volume mounted there), since n8n's Read/Write Files node creates no folder on either line.
  */
 export function createN8nHome(prefix = 'n8n-docx-home-'): string {
 	const home = mkdtempSync(join(tmpdir(), prefix));
 	mkdirSync(join(home, OUTPUT_FOLDER));
 	return home;
-}
-
-/**
- * n8n as a user runs it, for the example: from its home folder with HOME set to it (n8n's Docker
- * image: WORKDIR and HOME /home/node), and n8n's own file access: the suites' environment
- * (`n8nEnvironment`) widens N8N_RESTRICT_FILE_ACCESS_TO to the temp folder and the clone for the
- * other suites' sample files; here it is unset, so n8n 2.x allows `~/.n8n-files` only and n8n 1.x
- * everything, as they do by default.
- */
-export class N8nAtHome extends N8nCli {
-	constructor(
-		cli: N8nCli,
-		readonly home: string,
-	) {
-		super(cli.runtime, cli.userFolder, { HOME: home, N8N_RESTRICT_FILE_ACCESS_TO: undefined });
-	}
-
-	/** Started in `$HOME`, as `cd ~ && n8n start` or the Docker image do (`exec`: the process is n8n itself). */
-	override command(...args: string[]): [string, string[]] {
-		const [node, nodeArgs] = super.command(...args);
-		return ['/bin/sh', ['-c', 'cd "$HOME" && exec "$@"', 'n8n', node, ...nodeArgs]];
-	}
 }
 
 /** The IMAP credential the example's trigger names. */
@@ -139,7 +117,7 @@ export function emailRunOf(runs: RunData[], executions: SavedExecution[] = []): 
 
 /**
  * Publishes the example in a live n8n (`n8n start` on a free port, run from `home` as
- * `N8nAtHome` says) with its IMAP credential pointed at `mailbox`, delivers the mailbox one batch
+ * `N8nCli` does) with its IMAP credential pointed at `mailbox`, delivers the mailbox one batch
  * at a time (each batch at once, so that n8n's trigger hands it to one execution), and waits after
  * each batch until n8n has run the workflow for it. The trigger fetches only mail that arrives
  * after publishing (its default since v2.1).
@@ -162,7 +140,7 @@ export async function runEmailExample(
 ): Promise<EmailRun> {
 	await cli.importCredentials([...options.credentials, imapCredential(options.mailbox)]);
 	await cli.importWorkflows([options.workflow]);
-	const server = await startN8nServer(new N8nAtHome(cli, options.home));
+	const server = await startN8nServer(cli.withHome(options.home));
 	try {
 		const api = await N8nRestApi.asOwner(server, options.owner ?? throwAwayOwner());
 		await api.activateWorkflow(options.workflow.id);
@@ -234,7 +212,7 @@ export function writeEmailFiles(dir: string, emails: SampleEmail[]): void {
  * sample emails' files read from disk (`<n>_<file name>`, written by `writeEmailFiles`) and packed
  * by a Code node into one item per email with `attachment_0`, `attachment_1`, ..., as the Email
  * Trigger (IMAP) gives them. Only the demo's fallback: the example itself has no Code node. With
- * n8n 2.x's default file access the files must be under `~/.n8n-files` (see `N8nAtHome`).
+ * n8n 2.x's default file access the files must be under `~/.n8n-files` (see `N8nCli`).
  */
 export function standInWorkflow(example: WorkflowJson, filesDir: string): WorkflowJson {
 	const workflow = structuredClone(example);

@@ -1,7 +1,7 @@
 /**
  * The package's headline job, as a user sets it up: the example "email attachments to a
  * spreadsheet" as shipped (only its credentials and the template picked), published in a real n8n
- * left at n8n's defaults for files (`N8nAtHome`), its Email Trigger (IMAP) reading a real mailbox
+ * left at n8n's defaults for files (`N8nCli` runs n8n from its home), its Email Trigger (IMAP) reading a real mailbox
  * (Dovecot, a local process). A morning's mail arrives at once, so n8n hands it to one execution:
  * an invoice with its signature logo, a receipt photo with a calendar invite, a password-protected
  * PDF beside an invoice, a newsletter, and the first invoice sent again; later a new invoice and

@@ -1,41 +1,62 @@
-import { copyFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { SAMPLES_DIR } from '../../scripts/n8n/paths';
 import { nodeRuns, outputJson } from '../../scripts/n8n/runData';
 import { EXAMPLE_CREDENTIAL, findTemplate, loadExample, templateLocatorValue, withParameters } from '../../scripts/n8n/workflows';
-import { SAMPLES } from '../fixtures';
+import { createN8nHome } from '../../scripts/n8n/emailExample';
+import { SAMPLES, loadFixture, type FixtureName } from '../fixtures';
 import type { Sandbox } from '../sandbox';
 import { scriptedAccountant } from './agentScript';
 import { startFakeChatModel } from './fakeChatModel';
-import { documentFolder, executeOk, sandboxWithCredential } from './support';
+import { executeOk, sandboxWithCredential } from './support';
 
 type Lines = Array<{ description: string }>;
+
+/**
+ * n8n run from a fresh home (see N8nCli) holding the given files in its `~/.n8n-files`, where the
+ * examples as shipped read them: n8n's default file access, no path in the example changed.
+ */
+async function atHomeWith(cli: N8nCli, files: Record<string, FixtureName | { copyOf: string }>): Promise<{ cli: N8nCli; remove: () => void }> {
+	const home = createN8nHome('n8n-docx-e2e-examples-');
+	const atHome = cli.withHome(home);
+	for (const [name, file] of Object.entries(files)) {
+		const path = join(atHome.filesFolder, name);
+		mkdirSync(dirname(path), { recursive: true });
+		if (typeof file === 'string') writeFileSync(path, (await loadFixture(file)).bytes);
+		else copyFileSync(file.copyOf, path);
+	}
+	return { cli: atHome, remove: () => rmSync(home, { recursive: true, force: true }) };
+}
 
 /** Every workflow in examples/ but the email one (email.test.ts), executed by n8n (external services replaced by local files). */
 describe('example workflows', () => {
 	let sandbox: Sandbox;
 	let cli: N8nCli;
-	let folder: { dir: string; remove: () => void };
+	let home: { cli: N8nCli; remove: () => void };
 
 	beforeAll(async () => {
 		({ sandbox, cli } = await sandboxWithCredential(EXAMPLE_CREDENTIAL.id, { timing: 'fast' }));
-		folder = await documentFolder({ 'inbox/scan.pdf': 'scanned' });
+		// Where the examples as shipped read: .n8n-files/inbox/*.pdf and .n8n-files/invoices/invoice.pdf.
+		home = await atHomeWith(cli, {
+			'inbox/scan.pdf': 'scanned',
+			'inbox/invoice-en.pdf': { copyOf: join(SAMPLES_DIR, 'invoice-en.pdf') },
+			'inbox/delivery-note.pdf': { copyOf: join(SAMPLES_DIR, 'delivery-note.pdf') },
+			'invoices/invoice.pdf': { copyOf: join(SAMPLES_DIR, 'invoice-en.pdf') },
+		});
 	});
 
 	afterAll(async () => {
-		folder?.remove();
+		home?.remove();
 		await sandbox?.stop();
 	});
 
-	it('a folder of PDFs through the Poller: rows of the done documents, the scan on Rejected', async () => {
-		const inbox = join(folder.dir, 'inbox');
-		for (const file of ['invoice-en.pdf', 'delivery-note.pdf']) copyFileSync(join(SAMPLES_DIR, file), join(inbox, file));
-		const workflow = withParameters(loadExample('folderThroughPoller'), { 'Read PDFs from Folder': { fileSelector: join(inbox, '*.pdf') } });
+	it('a folder of PDFs through the Poller, as shipped: rows of the done documents, the scan on Rejected', async () => {
+		const workflow = loadExample('folderThroughPoller');
 		await cli.importWorkflows([workflow]);
-		const run = await executeOk(cli, workflow.id);
+		const run = await executeOk(home.cli, workflow.id);
 
 		expect(outputJson(run, 'Upload Without Waiting').every((receipt) => typeof receipt.result_id === 'string')).toBe(true);
 		const rows = outputJson(run, 'Rows');
@@ -53,10 +74,10 @@ describe('example workflows', () => {
 		try {
 			const openAi = { id: 'e2eFakeOpenAi', name: 'Scripted chat model' };
 			await cli.importCredentials([{ ...openAi, type: 'openAiApi', data: { apiKey: 'sk-offline-stand-in', url: model.url } }]);
-			const workflow = withParameters(loadExample('aiAgentTool'), { 'Read Invoice': { fileSelector: join(SAMPLES_DIR, 'invoice-en.pdf') } });
+			const workflow = loadExample('aiAgentTool');
 			workflow.nodes = workflow.nodes.map((node) => (node.name === 'Chat Model' ? { ...node, credentials: { openAiApi: openAi } } : node));
 			await cli.importWorkflows([workflow]);
-			const run = await executeOk(cli, workflow.id);
+			const run = await executeOk(home.cli, workflow.id);
 
 			const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; total: number };
 			const [answer] = outputJson(run, 'Invoice Assistant');
@@ -80,30 +101,29 @@ describe('example workflows', () => {
 describe('example: a long bank statement with a Still Processing loop', () => {
 	let sandbox: Sandbox;
 	let cli: N8nCli;
-	let folder: { dir: string; remove: () => void };
+	let home: { cli: N8nCli; remove: () => void };
 
 	beforeAll(async () => {
 		// Three times the service's usual speed for a 3-page statement: about 35 s, so the first
 		// Poller run (20 s) ends on Still Processing and the loop comes round at least once.
 		({ sandbox, cli } = await sandboxWithCredential(EXAMPLE_CREDENTIAL.id, { timing: 3 }));
-		folder = await documentFolder({ 'statement.pdf': 'bankStatement' });
+		home = await atHomeWith(cli, { 'statements/statement.pdf': 'bankStatement' });
 	});
 
 	afterAll(async () => {
-		folder?.remove();
+		home?.remove();
 		await sandbox?.stop();
 	});
 
 	it('loops through the Wait node until the statement is done, then outputs every transaction', async () => {
 		const template = await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Bank statement');
 		const workflow = withParameters(loadExample('bankStatementLoop'), {
-			'Read Bank Statement': { fileSelector: join(folder.dir, 'statement.pdf') },
 			'Upload Statement': { templateId: templateLocatorValue(template) },
 			'Check the Statement': { 'options.timeout': 20 },
 			'Wait Before Asking Again': { amount: 2 },
 		});
 		await cli.importWorkflows([workflow]);
-		const run = await executeOk(cli, workflow.id);
+		const run = await executeOk(home.cli, workflow.id);
 
 		expect(nodeRuns(run, 'Check the Statement').length).toBeGreaterThanOrEqual(2);
 		expect(nodeRuns(run, 'Wait Before Asking Again').length).toBe(nodeRuns(run, 'Check the Statement').length - 1);

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect, inject } from 'vitest';
 
@@ -126,9 +125,12 @@ export function templateById(id: string): Record<string, unknown> {
 	return { __rl: true, mode: 'id', value: id };
 }
 
-/** Sample documents written under the given names (sub-folders allowed) into a fresh folder, for a Read node to pick up. */
+/**
+ * Sample documents written under the given names (sub-folders allowed) into a fresh folder for a
+ * Read node to pick up: inside n8n's `~/.n8n-files`, the one folder n8n 2.x reads by default.
+ */
 export async function documentFolder(files: Record<string, FixtureName>): Promise<{ dir: string; remove: () => void }> {
-	const dir = mkdtempSync(join(tmpdir(), 'n8n-docx-e2e-docs-'));
+	const dir = mkdtempSync(join(n8n().filesFolder, 'docs-'));
 	for (const [fileName, fixture] of Object.entries(files)) {
 		mkdirSync(dirname(join(dir, fileName)), { recursive: true });
 		writeFileSync(join(dir, fileName), (await loadFixture(fixture)).bytes);

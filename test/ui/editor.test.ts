@@ -1,5 +1,4 @@
 import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -21,10 +20,11 @@ const SHOTS_DIR = join(REPO_ROOT, 'test-output', 'ui', `n8n-${version}`);
 /** `npm run docs:screenshots` sets this: the README's pictures are copied there from a run on the newest n8n. */
 const DOCS_DIR = process.env.UI_DOCS_DIR ? join(REPO_ROOT, process.env.UI_DOCS_DIR) : undefined;
 /**
- * Where the user's file is read from: a folder as a user would have, not this clone (the output
- * panel shows the file's directory, and the README's pictures come from this suite).
+ * Where the user's file is read from: `~/.n8n-files/invoices`, the folder n8n 2.x reads by default,
+ * typed as the README tells a user to (relative to n8n's home), not this clone's samples.
  */
-const DOCUMENTS_DIR = join(tmpdir(), 'documents');
+const DOCUMENTS_PATH = '.n8n-files/invoices';
+const documentsDir = join(cli.home, DOCUMENTS_PATH);
 const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; supplier_name: string; line_items: Array<{ description: string }> };
 
 /** Node names as the node panel lists them. */
@@ -54,9 +54,9 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 
 	beforeAll(async () => {
 		rmSync(SHOTS_DIR, { recursive: true, force: true });
-		rmSync(DOCUMENTS_DIR, { recursive: true, force: true });
-		mkdirSync(DOCUMENTS_DIR, { recursive: true });
-		copyFileSync(join(SAMPLES_DIR, 'invoice-en.pdf'), join(DOCUMENTS_DIR, 'invoice-en.pdf'));
+		rmSync(documentsDir, { recursive: true, force: true });
+		mkdirSync(documentsDir, { recursive: true });
+		copyFileSync(join(SAMPLES_DIR, 'invoice-en.pdf'), join(documentsDir, 'invoice-en.pdf'));
 		sandbox = await startSandbox({ timing: 'fast' });
 		// The email example, imported as a user would (with an IMAP credential to pick): opened on the canvas later.
 		emailWorkflow = emailExampleWorkflow(await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
@@ -82,7 +82,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await closeBrowser?.();
 		await server?.stop();
 		await sandbox?.stop();
-		rmSync(DOCUMENTS_DIR, { recursive: true, force: true });
+		rmSync(documentsDir, { recursive: true, force: true });
 	});
 
 	it('sets up the owner account on the first page', async () => {
@@ -110,7 +110,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.searchNodePanel('Read/Write Files from Disk');
 		await editor.pickNode('Read/Write Files from Disk');
 		await editor.pickAction('Read File(s) From Disk');
-		await editor.setText('fileSelector', join(DOCUMENTS_DIR, 'invoice-en.pdf'));
+		await editor.setText('fileSelector', `${DOCUMENTS_PATH}/invoice-en.pdf`);
 		await editor.shot('read-file');
 		await editor.closeNdv();
 

@@ -168,6 +168,26 @@ describe('templates', () => {
 		expect((gone.error as unknown as { description: string }).description).toMatch(/Template > Get Many\.$/);
 	});
 
+	it('Get Fields lists a template created in the UI field by field, as Get reads it', async () => {
+		const { cred } = newAccount();
+		const fieldsUi = {
+			field: [
+				{ name: 'order_number', type: 'string', required: true, description: 'After "Order No."' },
+				{ name: 'lines', type: 'table', columns: { column: [{ name: 'sku' }, { name: 'quantity', type: 'number' }] } },
+			],
+		};
+		const created = await run(cred, { resource: 'template', operation: 'create', name: 'Supplier order', fieldsUi });
+		expect(created.error).toBeUndefined();
+		const id = String(created.outputs[0][0].json.scanner_id);
+		const { outputs, error } = await run(cred, { resource: 'template', operation: 'getFields', templateId: templateId(id) });
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => item.json)).toMatchObject([
+			{ name: 'order_number', type: 'string', required: true, description: 'After "Order No."', template_id: id, template_name: 'Supplier order' },
+			{ name: 'lines', type: 'table', columns: ['sku', 'quantity'], template_id: id },
+		]);
+		expectPairedItems(outputs[0], [0, 0]);
+	});
+
 	it('the node and the service count text limits alike, in characters: 200 emoji are accepted by both, 201 refused by both', async () => {
 		const { cred } = newAccount({ plan: 'paid' });
 		const emoji = (count: number) => '\u{1F9FE}'.repeat(count);

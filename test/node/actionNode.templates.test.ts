@@ -1,7 +1,7 @@
 /**
  * The action node's Template resource through n8n's engine against nock: the exact JSON of
  * create and update (UI rows and JSON), every limit of spec 2.2 / 8 refused before any request
- * with the field's path, get, get many, delete, and the template picker's list search.
+ * with the field's path, get, get fields, get many, delete, and the template picker's list search.
  */
 import nock from 'nock';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
@@ -414,6 +414,61 @@ describe('Get, Get Many, Delete', () => {
 		expect(deleted.requests).toHaveLength(1);
 		expect(outputs[0]).toEqual([{ json: { success: true, scanner_id: 'scn_1', deleted: true }, pairedItem: { item: 0 } }]);
 		expect(deleted.unexpected).toEqual([]);
+	});
+});
+
+describe('Get Fields', () => {
+	const TABLE_SCANNER = {
+		...SCANNER,
+		fields: [
+			{ name: 'invoice_number', label: 'Invoice number', type: 'string', required: true, description: 'Top right, after "No."' },
+			{ name: 'total', value_type: 'currency' },
+			{ name: 'lines', type: 'table', item_fields: [{ name: 'item' }, { name: 'amount', type: 'number' }] },
+		],
+	};
+
+	it('reads /scanners/{id} once and outputs one item per field, in the template\'s order', async () => {
+		const cred = credential();
+		const read = service('get', '/api/v1/scanners/scn_1', 200, TABLE_SCANNER);
+		const { outputs, error } = await runAction(template('getFields', { templateId: byId('scn_1') }), [{ json: {} }], { cred });
+		expect(error).toBeUndefined();
+		expect(read.requests).toHaveLength(1);
+		expect(read.requests[0].headers['x-api-key']).toBe(cred.apiKey);
+		const of = { template_id: 'scn_1', template_name: 'Supplier invoice' };
+		expect(outputs[0]).toEqual([
+			{ json: { name: 'invoice_number', label: 'Invoice number', type: 'string', required: true, description: 'Top right, after "No."', ...of }, pairedItem: { item: 0 } },
+			{ json: { name: 'total', label: null, type: 'currency', required: false, description: null, ...of }, pairedItem: { item: 0 } },
+			{ json: { name: 'lines', label: null, type: 'table', required: false, description: null, columns: ['item', 'amount'], ...of }, pairedItem: { item: 0 } },
+		]);
+		expect(read.unexpected).toEqual([]);
+	});
+
+	it('pairs each input item\'s fields with it, and a template without fields gives no items', async () => {
+		const requests: SeenRequest[] = [];
+		answer(nock(BASE).get('/api/v1/scanners/scn_1'), requests, [200, SCANNER]);
+		answer(nock(BASE).get('/api/v1/scanners/scn_empty'), requests, [200, { ...SCANNER, scanner_id: 'scn_empty', fields: [] }]);
+		answer(nock(BASE).get('/api/v1/scanners/scn_1'), requests, [200, SCANNER]);
+		const unexpected = trapAllRequests();
+		const input = ['scn_1', 'scn_empty', 'scn_1'].map((id) => ({ json: { id } }));
+		const { outputs, error } = await runAction(template('getFields', { templateId: byId('={{ $json.id }}') }), input);
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((out) => out.json.name)).toEqual(['invoice_number', 'invoice_number']);
+		expectPairedItems(outputs[0], [0, 2]);
+		expect(unexpected).toEqual([]);
+	});
+
+	it('a template that does not exist fails its item; under continueOnFail the others go on', async () => {
+		const requests: SeenRequest[] = [];
+		answer(nock(BASE).get('/api/v1/scanners/gone'), requests, [404, { success: false, error_code: 'SCANNER_NOT_FOUND', message: 'Scanner not found' }]);
+		answer(nock(BASE).get('/api/v1/scanners/scn_1'), requests, [200, SCANNER]);
+		const unexpected = trapAllRequests();
+		const input = ['gone', 'scn_1'].map((id) => ({ json: { id } }));
+		const { outputs, error } = await runAction(template('getFields', { templateId: byId('={{ $json.id }}') }), input, { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0, 1]);
+		expect(outputs[0][0].json.error).toBe('Item 1: The template "gone" does not exist in this account');
+		expect(outputs[0][1].json.name).toBe('invoice_number');
+		expect(unexpected).toEqual([]);
 	});
 });
 

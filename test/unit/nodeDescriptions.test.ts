@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentExtractionApi } from '../../credentials/DocumentExtractionApi.credentials';
 import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { DocumentExtractionPoller } from '../../nodes/DocumentExtractionPoller/DocumentExtractionPoller.node.ts';
+import { resources } from '../../nodes/DocumentExtraction/actions/router';
 import { asTool, workflowWith } from '../harness/toolVariant';
 
 const action = new DocumentExtraction();
@@ -158,6 +159,7 @@ describe('action names', () => {
 				'Create a template',
 				'Delete a template',
 				'Get a template',
+				'Get the fields of a template',
 				'Get many templates',
 				'Update a template',
 			]),
@@ -180,6 +182,7 @@ describe('canvas subtitle', () => {
 		['document', 'getResult', 'Get Result'],
 		['template', 'create', 'Template: Create'],
 		['template', 'get', 'Template: Get'],
+		['template', 'getFields', 'Template: Get Fields'],
 		['template', 'getMany', 'Template: Get Many'],
 		['template', 'update', 'Template: Update'],
 		['template', 'delete', 'Template: Delete'],
@@ -202,5 +205,20 @@ describe('canvas subtitle', () => {
 		expect(subtitleOf(action, {})).toBe('Extract (Auto-Detect Template)');
 		expect(subtitleOf(action, { resource: 'template' })).toBe('Template: Get Many');
 		expect(subtitleOf(toolType, {})).toBe('Get Result');
+	});
+});
+
+describe('every operation in the panel runs', () => {
+	// The type map and the router agree by the type check; an operation added to the panel's
+	// options but to neither would pass it and fail only when run ("… is not supported").
+	it('the Operation options of each resource are exactly the operations the router runs', () => {
+		const properties = action.description.properties;
+		const resourceNames = (properties.find((property) => property.name === 'resource')?.options as INodePropertyOptions[]).map((option) => String(option.value));
+		expect(resourceNames.sort()).toEqual(Object.keys(resources).sort());
+		for (const resource of resourceNames) {
+			const operation = properties.find((property) => property.name === 'operation' && property.displayOptions?.show?.resource?.includes(resource));
+			const offered = (operation?.options as INodePropertyOptions[]).map((option) => String(option.value));
+			expect(offered.sort(), resource).toEqual(Object.keys(resources[resource as keyof typeof resources]).sort());
+		}
 	});
 });

@@ -16,5 +16,5 @@ export type Operation = ItemOperation | BatchOperation;
 
 export type DocumentExtractionMap = {
 	document: 'extract' | 'extractWithTemplate' | 'getResult';
-	template: 'create' | 'get' | 'getMany' | 'update' | 'delete';
+	template: 'create' | 'get' | 'getFields' | 'getMany' | 'update' | 'delete';
 };

@@ -6,9 +6,10 @@ import * as document from './document';
 import type { DocumentExtractionMap, Operation } from './node.type';
 import * as template from './template';
 
-const resources: { [R in keyof DocumentExtractionMap]: Record<DocumentExtractionMap[R], Operation> } = {
+/** Every operation the node offers, by resource; `test/unit/nodeDescriptions.test.ts` checks it against the panel's options. */
+export const resources: { [R in keyof DocumentExtractionMap]: Record<DocumentExtractionMap[R], Operation> } = {
 	document: { extract: document.extract, extractWithTemplate: document.extractWithTemplate, getResult: document.getResult },
-	template: { create: template.create, get: template.get, getMany: template.getMany, update: template.update, delete: template.delete },
+	template: { create: template.create, get: template.get, getFields: template.getFields, getMany: template.getMany, update: template.update, delete: template.delete },
 };
 
 /**

@@ -313,11 +313,17 @@ describe('Every Attachment opens an attached email (forwarded as attachment, mes
 		return { bytes, fileName: 'Rechnung März.eml', mimeType: 'message/rfc822' };
 	};
 
-	it('the invoice inside is extracted, paired with the outer email and named by it; the logo and the zip are listed with their reasons', async () => {
+	it('the invoice inside is extracted, paired with the outer email and named by it; the logo is listed, the zip inside goes to the error output with what to do', async () => {
 		const { uploads, unexpected } = service(1);
 		const input = [email([logo(), await attachedEmail()], { subject: 'Fwd: Rechnung März' })];
 
-		const { outputs, error } = await runAction(everyAttachment({ options: { inputFields: 'subject' } }), input);
+		const { outputs, error } = await runNode({
+			nodeType: 'action',
+			parameters: everyAttachment({ options: { inputFields: 'subject' } }),
+			credential: credential(),
+			input,
+			onError: 'continueErrorOutput',
+		});
 
 		expect(error).toBeUndefined();
 		expect(unexpected).toEqual([]);
@@ -325,17 +331,26 @@ describe('Every Attachment opens an attached email (forwarded as attachment, mes
 		const [part] = multipartParts(uploads[0]);
 		expect(part.filename).toBe('Rechnung Müller März.pdf');
 		expect(outputs[0]).toHaveLength(1);
-		expectPairedItems(outputs[0], [0]);
+		expectPairedItems([...outputs[0], ...outputs[1]], [0, 0]);
 		expect(outputs[0][0].json).toMatchObject({
 			subject: 'Fwd: Rechnung März',
 			binary_field: 'attachment_1',
 			file_name: 'Rechnung Müller März.pdf',
 			attached_email: 'Rechnung März',
 			invoice_number: 'INV-1',
-			skipped_files: [
-				{ binary_field: 'attachment_0', file_name: 'logo.png', reason: expect.stringMatching(/^an image of 120 x 40 px, too small to be a document/) },
-				{ binary_field: 'attachment_1', file_name: 'invoices.zip', attached_email: 'Rechnung März', reason: "a zip archive: unpack it first, e.g. with n8n's Compression node" },
-			],
+			skipped_files: [{ binary_field: 'attachment_0', file_name: 'logo.png', reason: expect.stringMatching(/^an image of 120 x 40 px, too small to be a document/) }],
+		});
+		// A zip may hold the sender's invoices: someone has to unpack it, so it is not skipped quietly.
+		expect(outputs[1]).toHaveLength(1);
+		expect(outputs[1][0].json).toMatchObject({
+			subject: 'Fwd: Rechnung März',
+			error: {
+				binary_field: 'attachment_1',
+				file_name: 'invoices.zip',
+				attached_email: 'Rechnung März',
+				error: "Item 1 (invoices.zip): a zip archive: unpack it first, e.g. with n8n's Compression node",
+				error_description: expect.stringContaining('does not open archives: the documents in it were not extracted. Nothing was sent to the service and no page was used.'),
+			},
 		});
 	});
 
@@ -343,7 +358,7 @@ describe('Every Attachment opens an attached email (forwarded as attachment, mes
 		const { uploads } = service(2);
 		const eml = { ...(await attachedEmail()), mimeType: 'application/octet-stream', fileName: 'forwarded' };
 
-		const { outputs, error } = await runAction(everyAttachment(), [email([await pdf('direct.pdf'), eml])]);
+		const { outputs, error } = await runNode({ nodeType: 'action', parameters: everyAttachment(), credential: credential(), input: [email([await pdf('direct.pdf'), eml])], onError: 'continueErrorOutput' });
 
 		expect(error).toBeUndefined();
 		expect(uploads.map((upload) => multipartParts(upload)[0].filename)).toEqual(['direct.pdf', 'Rechnung Müller März.pdf']);
@@ -352,22 +367,36 @@ describe('Every Attachment opens an attached email (forwarded as attachment, mes
 			['attachment_0', 'direct.pdf', undefined],
 			['attachment_1', 'Rechnung Müller März.pdf', 'Rechnung März'],
 		]);
+		expect(outputs[1].map((item) => (item.json.error as IDataObject).file_name)).toEqual(['invoices.zip']);
 	});
 
-	it('a hostile .eml (4 MB of garbage header lines) is judged quickly and skipped with a reason; nothing is sent', async () => {
+	it('On Error = Stop: a zip stops the node before anything is sent, naming the file and what to do', async () => {
+		const unexpected = trapAllRequests();
+		const zip: Attachment = { bytes: zipOfInvoices(), fileName: 'invoices.zip', mimeType: 'application/zip' };
+
+		const { error } = await runAction(everyAttachment(), [email([await pdf('good.pdf'), zip])]);
+
+		expect(error?.message).toBe("Item 1 (invoices.zip): a zip archive: unpack it first, e.g. with n8n's Compression node");
+		expect(unexpected).toEqual([]);
+	});
+
+	it('a hostile .eml (4 MB of garbage header lines) is judged quickly and goes to the error output with a reason; nothing is sent', async () => {
 		const unexpected = trapAllRequests();
 		const garbage = Buffer.from(`From: a@b.example\r\n${'X-Garbage: aaaaaaaa\r\n'.repeat(4 * 1024 * 1024 / 21)}`);
 		const hostile: Attachment = { bytes: garbage, fileName: 'evil.eml', mimeType: 'message/rfc822' };
 
 		const started = performance.now();
-		const { outputs, error } = await runAction(everyAttachment(), [email([hostile])]);
+		const { outputs, error } = await runNode({ nodeType: 'action', parameters: everyAttachment(), credential: credential(), input: [email([hostile])], onError: 'continueErrorOutput' });
 		const ms = performance.now() - started;
 
 		expect(error).toBeUndefined();
 		expect(unexpected).toEqual([]);
-		expect(outputs[0][0].json).toMatchObject({
-			status: 'no_document',
-			skipped_files: [{ binary_field: 'attachment_0', file_name: 'evil.eml', reason: expect.stringMatching(/^an attached email that could not be opened: its headers run over/) }],
+		expect(outputs[0]).toEqual([]);
+		expect(outputs[1][0].json.error).toMatchObject({
+			binary_field: 'attachment_0',
+			file_name: 'evil.eml',
+			error: expect.stringMatching(/^Item 1 \(evil\.eml\): an attached email that could not be opened: its headers run over/),
+			error_description: expect.stringContaining('open it in a mail program and forward its attachments directly'),
 		});
 		// The whole run through n8n's engine, the 4 MB read from n8n's binary data included.
 		expect(ms).toBeLessThan(3000);

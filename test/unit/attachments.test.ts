@@ -75,6 +75,15 @@ describe('what is a document among an email\'s files', () => {
 		expect(verdict.document === false && verdict.reason).toMatch(reason);
 	});
 
+	it('a zip and winmail.dat may hold the sender\'s documents (someone must act on them); a logo, an invite or a Word file does not', () => {
+		const holds = (bytes: Uint8Array) => {
+			const verdict = judgeAttachment(bytes);
+			return verdict.document === false && verdict.mayHoldDocuments === true;
+		};
+		expect([zipWithEntry('invoices/INV-7.pdf'), Buffer.from([0x78, 0x9f, 0x3e, 0x22, 0x01, 0x00])].map(holds)).toEqual([true, true]);
+		expect([pngWithText([], 240, 80), Buffer.from('BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n'), zipWithEntry('[Content_Types].xml')].map(holds)).toEqual([false, false, false]);
+	});
+
 	// Images under 500 px on their longer side or 200 px on their shorter side are not documents:
 	// logos and icons are under 300 px, a receipt photo 1,000 px or more, a page scanned at 72 dpi
 	// 595 x 842 px. Each size as PNG and as JPEG bytes, read from the header like an attachment's.

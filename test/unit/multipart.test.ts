@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { frameForFile, multipartBody, type UploadFile } from '../../nodes/shared/http/multipart';
 
-/** The file as read for upload: its bytes inside a frame, as file.ts reads them. */
+/** The file as read for upload: its bytes inside a frame, as readers/binaryData.ts reads them. */
 function framed(bytes: Uint8Array, fileName = 'invoice.pdf'): UploadFile {
 	const { frame, start } = frameForFile(bytes.length);
 	frame.set(bytes, start);

@@ -18,7 +18,12 @@ export const MIN_DOCUMENT_IMAGE_PX = { longSide: 500, shortSide: 200 } as const;
 
 export const SMALL_IMAGE_RULE = `images under ${MIN_DOCUMENT_IMAGE_PX.longSide} px on their longer side or ${MIN_DOCUMENT_IMAGE_PX.shortSide} px on their shorter side are taken for logos, icons and tracking pixels`;
 
-export type AttachmentVerdict = { document: true } | { document: false; reason: string };
+/**
+ * `mayHoldDocuments`: not a document itself, but a package the node does not open (a zip, Outlook's
+ * winmail.dat) in which the sender's documents may be: someone has to act on it, so it is not
+ * skipped quietly like a logo.
+ */
+export type AttachmentVerdict = { document: true } | { document: false; reason: string; mayHoldDocuments?: true };
 
 /**
  * What to do with files people often attach instead of a document: said in the reason, since the
@@ -33,9 +38,9 @@ export function judgeAttachment(bytes: Uint8Array): AttachmentVerdict {
 	if (bytes.byteLength === 0) return notDocument('the file is empty');
 	// Before the PDF check, which finds "%PDF-" anywhere in the first KB: a zip that stores a PDF
 	// uncompressed has it there too.
-	if (isZipArchive(bytes)) return notDocument(ATTACHMENT_ADVICE.zip);
+	if (isZipArchive(bytes)) return { document: false, reason: ATTACHMENT_ADVICE.zip, mayHoldDocuments: true };
 	// TNEF (Outlook's Rich Text attachments), signature 0x223E9F78 little-endian.
-	if (bytes[0] === 0x78 && bytes[1] === 0x9f && bytes[2] === 0x3e && bytes[3] === 0x22) return notDocument(ATTACHMENT_ADVICE.winmailDat);
+	if (bytes[0] === 0x78 && bytes[1] === 0x9f && bytes[2] === 0x3e && bytes[3] === 0x22) return { document: false, reason: ATTACHMENT_ADVICE.winmailDat, mayHoldDocuments: true };
 	const format = detectFormat(bytes);
 	if (format.kind === 'pdf') return { document: true };
 	// Spec 4.2: HEIC "may or may not be read". Sent with the preflight's warning, as Binary Field

@@ -1,7 +1,8 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ItemSink } from '../../../shared/output/itemSink';
-import { extractDocuments, extractProperties } from './extract';
+import { extractDocuments } from './extract';
+import { extractProperties } from './extract.description';
 
 export const description: INodeProperties[] = extractProperties('extract');
 

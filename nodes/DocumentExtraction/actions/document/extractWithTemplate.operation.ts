@@ -2,7 +2,8 @@ import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { ItemSink } from '../../../shared/output/itemSink';
 import { templateIdOf, templateLocator } from '../template/locator';
-import { extractDocuments, extractProperties } from './extract';
+import { extractDocuments } from './extract';
+import { extractProperties } from './extract.description';
 
 export const description: INodeProperties[] = [
 	templateLocator({ show: { resource: ['document'], operation: ['extractWithTemplate'] } }, 'The template whose fields are extracted'),

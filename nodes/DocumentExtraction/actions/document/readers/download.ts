@@ -1,10 +1,10 @@
 import type { IExecuteFunctions, IHttpRequestOptions } from 'n8n-workflow';
 
-import { frameForFile } from '../../../shared/http/multipart';
-import { itemError } from '../../../shared/items/itemError';
-import { formatMegabytes, MAX_FILE_BYTES } from '../../../shared/limits';
-import { checkHost, isHostAllowed, type AddressClass } from '../../../shared/preflight/addresses';
-import type { ReadFile } from './file';
+import { frameForFile } from '../../../../shared/http/multipart';
+import { itemError } from '../../../../shared/items/itemError';
+import { formatMegabytes, MAX_FILE_BYTES } from '../../../../shared/limits';
+import { checkHost, isHostAllowed, type AddressClass } from '../../../../shared/preflight/addresses';
+import type { ReadFile } from './reader';
 
 /**
  * A document by URL (Document Source "URL"), fetched with n8n's plain HTTP helper: no credential

@@ -1,0 +1,106 @@
+import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+
+import { includedBinary, readBoolean, readChoice, readNumber } from '../../../shared/items/parameters';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
+import { readOutputOptions } from '../../../shared/output/descriptions';
+import { addWarning } from '../../../shared/output/executionHints';
+import { INPUT_FIELD_PREFIX, readInputFields } from '../../../shared/output/inputFields';
+import type { DocumentSlot, ItemSink } from '../../../shared/output/itemSink';
+import type { OutputOptions } from '../../../shared/output/options';
+import { checkCandidate, type CheckedDocument, type CheckedFile } from './check';
+import { itemReader } from './readers';
+import type { FileOrigin, LinkOrigin, SkippedFile } from './readers/reader';
+
+/** What every document of one item shares: the item's settings. */
+export interface ItemSettings {
+	scannerId: string | undefined;
+	/** The input's files, when "Include Input Binary" passes them through. */
+	binary?: IBinaryKeyData;
+	/** Undefined: output the upload receipt without waiting. */
+	outputOptions?: OutputOptions;
+	waitTimeoutMs: number;
+	onTimeout: 'fail' | 'emitPending';
+	reuseUploads: boolean;
+}
+
+/** A document that passed the check, waiting for its upload. */
+export interface PlannedUpload {
+	itemIndex: number;
+	/** Which of the item's documents, when it holds several; without it, the item's only one. */
+	slot?: DocumentSlot;
+	settings: ItemSettings;
+	/** What "Include Input Binary" passes through on its items. */
+	binary?: IBinaryKeyData;
+	/** Its verdict, not its bytes: those are read again for the upload (a download's are kept). */
+	file: CheckedFile;
+}
+
+export interface PlannedItem {
+	settings: ItemSettings;
+	uploads: PlannedUpload[];
+}
+
+/**
+ * Everything about one item that can be known without a request: its settings, its documents
+ * found by its source's reader and each checked (one that fails the check fails alone, through the
+ * sink), its template. An item without a document leaves at once, saying so. A setting that cannot
+ * be used throws: the item fails.
+ */
+export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scannerIdFor: (itemIndex: number) => string | undefined): Promise<PlannedItem> {
+	const settings = readItemSettings(ctx, i, scannerIdFor);
+	const inputFields = readInputFields(ctx, i);
+	if (inputFields) sink.annotate(i, inputFields, INPUT_FIELD_PREFIX);
+	const reader = itemReader(ctx, i);
+	// Each document is checked as soon as its reader has read it, and let go before the next file
+	// is read: an email's attachments are not held together until their uploads.
+	const found = await reader.read(async (candidate) => await checkCandidate(ctx, i, candidate, reader.fileName, settings.binary));
+	const documents: CheckedDocument[] = [];
+	const skipped: SkippedFile[] = [];
+	for (const each of found) {
+		if ('skipped' in each) skipped.push(each.skipped);
+		else documents.push(each.document);
+	}
+	if (documents.length === 0) {
+		// Only Every Attachment finds no document; the item still leaves, once, saying why.
+		sink.emit(i, [reader.noDocument?.(skipped) ?? {}], 0, settings.binary);
+		return { settings, uploads: [] };
+	}
+
+	if (documents.length > 1) sink.expectDocuments(i, documents.length);
+	// A spreadsheet cell holds no list: in table rows the skipped files are JSON text, like other nested cells.
+	const skippedFiles = settings.outputOptions?.mode === 'tableRows' ? JSON.stringify(skipped) : skipped;
+	const uploads: PlannedUpload[] = [];
+	for (const [part, { origin, binary, checked }] of documents.entries()) {
+		const slot = documents.length > 1 ? { item: i, part, label: slotLabel(origin) } : undefined;
+		const target = slot ?? i;
+		if (origin) sink.annotate(target, reader.source === 'binaryFields' ? { ...origin, skipped_files: skippedFiles } : origin, 'source_');
+		if ('error' in checked) {
+			// This document fails alone (the item, when it is the item's only one).
+			sink.fail(target, checked.error, 0, {}, binary);
+			continue;
+		}
+		if (checked.file.warning) addWarning(ctx, checked.file.warning);
+		uploads.push({ itemIndex: i, ...(slot ? { slot } : {}), settings, binary, file: checked.file });
+	}
+	return { settings, uploads };
+}
+
+/** How errors name a document: its field and file, and the attached email it was in. */
+function slotLabel(origin: FileOrigin | LinkOrigin | undefined): string {
+	if (!origin || !('binary_field' in origin)) return '';
+	const label = [origin.binary_field, origin.file_name].filter(Boolean).join(', ');
+	return typeof origin.attached_email === 'string' ? `${label}, in the attached email "${origin.attached_email}"` : label;
+}
+
+function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: (itemIndex: number) => string | undefined): ItemSettings {
+	const binary = includedBinary(ctx, i);
+	const wait = readBoolean(ctx, 'waitForResult', i, true, 'Wait for Result');
+	const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
+	const waitTimeoutMs = wait ? 1000 * readNumber(ctx, 'options.waitTimeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, WAIT_TIMEOUT_RULE) : 0;
+	const onTimeout = wait ? readChoice(ctx, 'options.onTimeout', i, 'fail', ON_TIMEOUT_CHOICES, 'On Timeout') : 'fail';
+	const reuseUploads = readBoolean(ctx, 'options.reuseUploads', i, true, 'Reuse Earlier Uploads');
+	return { scannerId: scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout, reuseUploads };
+}
+
+const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;
+const WAIT_TIMEOUT_RULE = { label: 'Wait Timeout (Seconds)', min: 0, minExclusive: true, example: String(DEFAULT_WAIT_TIMEOUT_SECONDS) };

@@ -1,0 +1,29 @@
+import type { IExecuteFunctions } from 'n8n-workflow';
+
+import { itemError } from '../../../../shared/items/itemError';
+import { readBoolean } from '../../../../shared/items/parameters';
+import { parseAllowedHosts } from '../../../../shared/preflight/addresses';
+import { downloadFile, shownUrl, type LinkRules } from './download';
+import { firstRead, textParameter, type DocumentReader } from './reader';
+
+/**
+ * Document Source "URL": the file at File URL, downloaded without the credential (download.ts),
+ * the item's only document. Its bytes are kept for the upload: a link is not fetched twice.
+ */
+export function urlReader(ctx: IExecuteFunctions, i: number): DocumentReader {
+	const address = textParameter(ctx, 'fileUrl', i, '');
+	// A wrong Allowed Hosts fails the item itself, before anything is fetched.
+	const rules = readLinkRules(ctx, i);
+	const origin = { file_url: shownUrl(address) };
+	return { read: async (check) => [{ document: await check({ origin, read: await firstRead(async () => await downloadFile(ctx, i, address, rules)) }) }] };
+}
+
+/** Options → Allow Private Network Addresses and Allowed Hosts (see download.ts). */
+function readLinkRules(ctx: IExecuteFunctions, i: number): LinkRules {
+	const allowPrivateNetwork = readBoolean(ctx, 'options.allowPrivateNetworkAddresses', i, false, 'Allow Private Network Addresses');
+	const { hosts, invalid } = parseAllowedHosts(textParameter(ctx, 'options.allowedHosts', i, ''));
+	if (invalid.length > 0) {
+		throw itemError(ctx.getNode(), i, `"Allowed Hosts" holds what is not a host name: ${invalid.map((entry) => JSON.stringify(entry)).join(', ')}`, 'List host names separated by commas, e.g. files.example.com, *.example.org.');
+	}
+	return { allowPrivateNetwork, allowedHosts: hosts };
+}

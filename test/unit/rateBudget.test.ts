@@ -72,6 +72,22 @@ describe('RateBudget', () => {
 		expect(times).toEqual([start, start + 11_000, start + 11_000]);
 	});
 
+	it('replaces its guessed end of the window with the server\'s first Reset, even a later one; after that keeps the earliest', async () => {
+		const start = 1_700_000_000_000;
+		let now = start;
+		const budget = new RateBudget({ now: () => now });
+		await budget.acquire();
+		await budget.acquire();
+		// The first request opened a guessed window ending a minute from now; the server's began later.
+		now = start + 5_000;
+		budget.observe(headers(60, 59, 58));
+		expect(budget.snapshot().resetAt).toBe(start + 5_000 + 59_000);
+		// A second answer about the same window announcing a later end does not move it.
+		now = start + 6_000;
+		budget.observe(headers(60, 58, 58));
+		expect(budget.snapshot().resetAt).toBe(start + 5_000 + 59_000);
+	});
+
 	it('adopts a paid plan limit at once', async () => {
 		const clock = new FakeClock();
 		const budget = new RateBudget(clock);

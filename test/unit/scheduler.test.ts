@@ -4,6 +4,7 @@ import { CompletionEstimator } from '../../nodes/shared/waiting/completionEstima
 import { MIN_RESULT_READ_INTERVAL_MS } from '../../nodes/shared/limits';
 import { RateBudget } from '../../nodes/shared/http/rateBudget';
 import { pollResults, type PollOutcome, type PollTarget } from '../../nodes/shared/waiting/scheduler';
+import { WakeUp } from '../../nodes/shared/waiting/wakeUp';
 import type { Result } from '../../nodes/shared/schemas';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 import { seededRandom } from '../sandbox/random';
@@ -435,6 +436,47 @@ describe('pollResults', () => {
 		expect(busy).toBeLessThanOrEqual(idle);
 	});
 
+	it('hears a read that answers while an outcome is still being handed on (no wake-up lost)', async () => {
+		// Two documents never done, 3 s to wait: both are first read at the last look (1 ms before the
+		// deadline). One answer comes at once: that document times out, and handing that on takes 5 s
+		// (onOutcome awaits). The other read answers meanwhile; the planner must still hear it and
+		// time that document out too, not sleep for ever.
+		const clock = new FakeClock();
+		const start = clock.now();
+		const latency: Record<string, number> = { quick: 100, slow: 5_000 };
+		const emitted: Emitted[] = [];
+		const run = pollResults(
+			[
+				{ id: 0, resultId: 'quick', pages: 1, queuedAt: start },
+				{ id: 1, resultId: 'slow', pages: 1, queuedAt: start },
+			],
+			{
+				timeoutMs: 3_000,
+				onOutcome: async (target, outcome) => {
+					emitted.push({ target, outcome, at: clock.now() });
+					if (target.resultId === 'quick') await clock.wait(5_000);
+				},
+			},
+			{
+				readResult: async (resultId) => {
+					await clock.wait(latency[resultId]);
+					return { result_id: resultId, status: 'processing' };
+				},
+				budget: new RateBudget(clock),
+				now: clock.now,
+				wait: clock.wait,
+				estimator: new CompletionEstimator(),
+			},
+		);
+
+		await clock.run(run);
+
+		expect(emitted.map(({ target, outcome, at }) => [target.resultId, outcome.kind, at - start])).toEqual([
+			['quick', 'timeout', 3_099],
+			['slow', 'timeout', 8_099],
+		]);
+	});
+
 	it('saturated key: 60 documents through one upload-then-poll loop cost about 2 requests each, with no 429', async () => {
 		// Seeds 1 to 20, fixed: simulated time and seeded durations make every figure below exact.
 		// One seed is one draw (each of 300 seeds costs 124 to 131 requests for the same policy),
@@ -470,5 +512,70 @@ describe('pollResults', () => {
 		const minutes = runs.reduce((sum, { wallMs }) => sum + wallMs, 0) / 60_000;
 		expect((60 * runs.length) / minutes).toBeGreaterThanOrEqual(0.95 * 30);
 		expect(median(runs.flatMap(({ delays }) => delays))).toBeLessThanOrEqual(1_500);
+	});
+});
+
+describe('WakeUp', () => {
+	/** A wait that only records its calls; each can be ended by hand. */
+	const recordingWait = () => {
+		const calls: Array<{ ms: number; signal?: AbortSignal; end: () => void }> = [];
+		const wait = (ms: number, signal?: AbortSignal) => new Promise<void>((resolve) => calls.push({ ms, signal, end: resolve }));
+		return { calls, wait };
+	};
+
+	it('sleeps until the timer ends, through the injected wait', async () => {
+		const clock = new FakeClock();
+		const start = clock.now();
+		const wakeUp = new WakeUp(clock.wait);
+		await clock.run(wakeUp.sleep(1_500));
+		expect(clock.now()).toBe(start + 1_500);
+	});
+
+	it('ends a sleep at once when woken, and stops its timer', async () => {
+		const { calls, wait } = recordingWait();
+		const wakeUp = new WakeUp(wait);
+		const sleeping = wakeUp.sleep(60_000);
+		expect(calls).toHaveLength(1);
+		expect(calls[0].ms).toBe(60_000);
+		wakeUp.wake();
+		await sleeping;
+		expect(calls[0].signal?.aborted).toBe(true);
+	});
+
+	it('keeps a wake that comes while nobody sleeps: the next sleep returns at once, the one after sleeps again', async () => {
+		const { calls, wait } = recordingWait();
+		const wakeUp = new WakeUp(wait);
+		wakeUp.wake();
+		wakeUp.wake();
+		await wakeUp.sleep(60_000);
+		expect(calls).toHaveLength(0);
+		// Two wakes before one sleep are one: the next sleep waits for its timer.
+		let ended = false;
+		const sleeping = wakeUp.sleep(1_000).then(() => (ended = true));
+		await Promise.resolve();
+		expect(ended).toBe(false);
+		calls[0].end();
+		await sleeping;
+		expect(ended).toBe(true);
+	});
+
+	it('sleeps without a timer when no time is given (Infinity), until woken', async () => {
+		const { calls, wait } = recordingWait();
+		const wakeUp = new WakeUp(wait);
+		const sleeping = wakeUp.sleep(Infinity);
+		expect(calls).toHaveLength(0);
+		wakeUp.wake();
+		await sleeping;
+	});
+
+	it('a stopped timer ends nothing more: the next sleep is not cut short by it', async () => {
+		const clock = new FakeClock();
+		const start = clock.now();
+		const wakeUp = new WakeUp(clock.wait);
+		const first = wakeUp.sleep(10_000);
+		wakeUp.wake();
+		await first;
+		await clock.run(wakeUp.sleep(2_000));
+		expect(clock.now()).toBe(start + 2_000);
 	});
 });

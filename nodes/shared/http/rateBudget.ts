@@ -32,6 +32,26 @@ export interface Clock {
 
 const systemClock: Clock = { now: () => Date.now() };
 
+/** What this process holds of the key's current one-minute window. */
+interface RateWindow {
+	/** Requests this process may still send in it (the margin not yet deducted). */
+	remaining: number;
+	/** Epoch ms when it is taken to end; 0 until the first request opens one. */
+	resetAt: number;
+	/** `resetAt` is our guess (the server's window starts a little later): its first answer replaces it, else requests released at the guessed end would collect 429s. */
+	assumed: boolean;
+	/** Requests reserved in it: at least what the server counted of ours. */
+	sent: number;
+}
+
+/** What one response's X-RateLimit-* headers say; a missing or garbage header is undefined. */
+interface RateHeaders {
+	limit?: number;
+	remaining?: number;
+	/** Epoch ms when the server's window ends, rounding allowed for. */
+	resetAt?: number;
+}
+
 /**
  * The request budget of one API key (spec 2.8 and 8): every request waits here first, so nodes
  * wait before they would exceed the limit instead of collecting 429s. The server's view is its
@@ -42,16 +62,11 @@ const systemClock: Clock = { now: () => Date.now() };
  */
 export class RateBudget {
 	private limit = DEFAULT_REQUESTS_PER_MINUTE;
-	private remaining = DEFAULT_REQUESTS_PER_MINUTE;
-	/** 0 until the first request opens a window: before any header, a fresh window is assumed. */
-	private resetAt = 0;
-	/** `resetAt` is our guess (the server's window starts a little later): its first answer replaces it, else requests released at the guessed end would collect 429s. */
-	private windowAssumed = false;
+	/** Before any header, a fresh window is assumed. */
+	private window: RateWindow = { remaining: DEFAULT_REQUESTS_PER_MINUTE, resetAt: 0, assumed: false, sent: 0 };
 	private blockedUntil = 0;
 	/** Until when the key counts as shared with requests this process does not make. */
 	private sharedUntil = 0;
-	/** Requests reserved in this window: at least what the server counted of ours. */
-	private sentInWindow = 0;
 	/** Reservation times of requests whose response has not been observed yet. */
 	private inFlight: number[] = [];
 	constructor(private readonly clock: Clock = systemClock) {}
@@ -69,59 +84,41 @@ export class RateBudget {
 				await wait(this.blockedUntil - now, signal);
 				continue;
 			}
-			if (now >= this.resetAt) {
+			if (now >= this.window.resetAt) {
 				// Nothing heard about a newer window: assume a fresh one; the next response corrects it.
-				this.remaining = this.limit;
-				this.resetAt = now + RATE_WINDOW_MS;
-				this.windowAssumed = true;
-				this.sentInWindow = 0;
+				this.window = { remaining: this.limit, resetAt: now + RATE_WINDOW_MS, assumed: true, sent: 0 };
 			}
-			if (this.remaining > this.margin()) {
-				this.remaining -= 1;
-				this.sentInWindow += 1;
+			if (this.window.remaining > this.margin()) {
+				this.window.remaining -= 1;
+				this.window.sent += 1;
 				this.expireInFlight(now);
 				this.inFlight.push(now);
 				return;
 			}
-			await wait(this.resetAt - now, signal);
+			await wait(this.window.resetAt - now, signal);
 		}
 	}
 
 	/** Update from a response's X-RateLimit-* headers (lower-cased names); garbage is ignored. */
 	observe(headers: Record<string, unknown>): void {
 		const now = this.clock.now();
-		this.expireInFlight(now);
-		// One response settles one reservation; which one does not matter, only how many remain.
-		this.inFlight.shift();
-
-		const limit = readCount(headers['x-ratelimit-limit']);
-		const remaining = readCount(headers['x-ratelimit-remaining']);
-		const resetSeconds = readCount(headers['x-ratelimit-reset']);
-		const limitChanged = limit !== undefined && limit > 0 && limit !== this.limit;
-		if (limitChanged) this.limit = limit;
-		if (remaining === undefined) return;
-
-		const serverView = Math.max(0, Math.min(remaining, this.limit) - this.inFlight.length);
-		const serverResetAt =
-			resetSeconds === undefined ? undefined : now + resetSeconds * 1000 + RESET_ROUNDING_ALLOWANCE_MS;
-		const localWindowOver = now >= this.resetAt;
-		// A later window ends about a minute after ours; rounding and latency move an end by seconds.
-		const serverIsInLaterWindow = serverResetAt !== undefined && serverResetAt > this.resetAt + RATE_WINDOW_MS / 2;
-
-		if (localWindowOver || serverIsInLaterWindow || limitChanged) {
-			if (localWindowOver || serverIsInLaterWindow) this.sentInWindow = this.inFlight.length + 1;
-			this.remaining = serverView;
-			this.resetAt = serverResetAt ?? now + RATE_WINDOW_MS;
+		this.settleOneInFlight(now);
+		const answer = readRateHeaders(headers, now);
+		const limitChanged = this.adoptLimit(answer.limit);
+		// Without Remaining the headers tell nothing of the window.
+		if (answer.remaining === undefined) return;
+		// What the server has left, less our requests it may not have counted yet.
+		const serverView = Math.max(0, Math.min(answer.remaining, this.limit) - this.inFlight.length);
+		if (this.isAboutLaterWindow(now, answer.resetAt)) {
+			// A new window: of ours, the server has counted this answer's request and at most those still in flight.
+			this.startServerWindow(now, serverView, answer.resetAt, this.inFlight.length + 1);
+		} else if (limitChanged) {
+			// The same window under another limit (a paid plan): what we sent in it still counts.
+			this.startServerWindow(now, serverView, answer.resetAt, this.window.sent);
 		} else {
-			this.remaining = Math.min(this.remaining, serverView);
-			if (serverResetAt !== undefined) {
-				// Several answers about one window: the earliest announced end is the tightest true bound.
-				this.resetAt = this.windowAssumed ? serverResetAt : Math.min(this.resetAt, serverResetAt);
-			}
+			this.tightenWindow(serverView, answer.resetAt);
 		}
-		if (serverResetAt !== undefined) this.windowAssumed = false;
-		// The server counted more requests in this window than this process sent: someone else uses the key.
-		if (this.limit - remaining > this.sentInWindow) this.sharedUntil = now + SHARED_KEY_MEMORY_MS;
+		this.noticeOtherUsers(now, answer.remaining);
 	}
 
 	/** After a 429: nothing is sent before Retry-After elapses (bounded), and the window counts as spent. */
@@ -129,21 +126,62 @@ export class RateBudget {
 		if (!Number.isFinite(ms) || ms <= 0) return;
 		const until = this.clock.now() + Math.min(ms, MAX_RATE_LIMIT_BLOCK_MS);
 		this.blockedUntil = Math.max(this.blockedUntil, until);
-		this.remaining = 0;
 		// Retry-After tells when the server accepts again, i.e. when its window ends.
-		this.resetAt = this.blockedUntil;
-		this.windowAssumed = false;
+		this.window = { ...this.window, remaining: 0, resetAt: this.blockedUntil, assumed: false };
 	}
 
 	snapshot(): RateLimitSnapshot {
 		const now = this.clock.now();
-		const windowOver = now >= this.resetAt;
-		const remaining = windowOver ? this.limit : this.remaining;
+		const windowOver = now >= this.window.resetAt;
+		const remaining = windowOver ? this.limit : this.window.remaining;
 		return {
 			limit: this.limit,
 			remaining: Math.max(0, remaining - this.margin()),
-			resetAt: windowOver ? now + RATE_WINDOW_MS : this.resetAt,
+			resetAt: windowOver ? now + RATE_WINDOW_MS : this.window.resetAt,
 		};
+	}
+
+	/** One response settles one reservation; which one does not matter, only how many remain. */
+	private settleOneInFlight(now: number): void {
+		this.expireInFlight(now);
+		this.inFlight.shift();
+	}
+
+	/** Takes another limit (a paid plan) at once; true if it changed, which restarts the window's count. */
+	private adoptLimit(limit: number | undefined): boolean {
+		if (limit === undefined || limit <= 0 || limit === this.limit) return false;
+		this.limit = limit;
+		return true;
+	}
+
+	/** Our window is over, or the server's ends about a minute after ours (rounding and latency move an end by seconds only). */
+	private isAboutLaterWindow(now: number, serverResetAt: number | undefined): boolean {
+		return now >= this.window.resetAt || (serverResetAt !== undefined && serverResetAt > this.window.resetAt + RATE_WINDOW_MS / 2);
+	}
+
+	/** The server's numbers replace ours (its end, else a minute from now); `sent`: our requests counted in it. */
+	private startServerWindow(now: number, serverView: number, serverResetAt: number | undefined, sent: number): void {
+		this.window = {
+			remaining: serverView,
+			resetAt: serverResetAt ?? now + RATE_WINDOW_MS,
+			// Only a Reset header replaces a guessed end.
+			assumed: this.window.assumed && serverResetAt === undefined,
+			sent,
+		};
+	}
+
+	/** Another answer about the same window can only tighten it: a late older answer must not raise the count. */
+	private tightenWindow(serverView: number, serverResetAt: number | undefined): void {
+		this.window.remaining = Math.min(this.window.remaining, serverView);
+		if (serverResetAt === undefined) return;
+		// The server's end replaces our guess; after that, the earliest announced end is the tightest true bound.
+		this.window.resetAt = this.window.assumed ? serverResetAt : Math.min(this.window.resetAt, serverResetAt);
+		this.window.assumed = false;
+	}
+
+	/** The server counted more requests in this window than this process sent: someone else uses the key, so a wider margin for a while. */
+	private noticeOtherUsers(now: number, serverRemaining: number): void {
+		if (this.limit - serverRemaining > this.window.sent) this.sharedUntil = now + SHARED_KEY_MEMORY_MS;
 	}
 
 	private margin(): number {
@@ -152,9 +190,20 @@ export class RateBudget {
 		return Math.max(0, Math.min(margin, this.limit - 1));
 	}
 
+	/** A request whose answer never came (a network failure) stops counting as in flight. */
 	private expireInFlight(now: number): void {
 		while (this.inFlight.length > 0 && now - this.inFlight[0] > IN_FLIGHT_EXPIRY_MS) this.inFlight.shift();
 	}
+}
+
+/** The X-RateLimit-* headers of one response, the reset turned into epoch ms. */
+function readRateHeaders(headers: Record<string, unknown>, now: number): RateHeaders {
+	const resetSeconds = readCount(headers['x-ratelimit-reset']);
+	return {
+		limit: readCount(headers['x-ratelimit-limit']),
+		remaining: readCount(headers['x-ratelimit-remaining']),
+		resetAt: resetSeconds === undefined ? undefined : now + resetSeconds * 1000 + RESET_ROUNDING_ALLOWANCE_MS,
+	};
 }
 
 /** A non-negative integer header value (at most 15 digits, so exact), or undefined for a missing or garbage one. */

@@ -3,6 +3,7 @@ import { MIN_RESULT_READ_INTERVAL_MS, PENDING_STATUSES } from '../limits';
 import type { Result } from '../schemas';
 import { ExecutionCancelledError, throwIfCancelled, type Wait } from '../wait';
 import { CompletionEstimator } from './completionEstimate';
+import { WakeUp } from './wakeUp';
 
 export interface PollTarget {
 	/** The caller's index, e.g. the item index. */
@@ -73,8 +74,12 @@ interface Watch {
 	/** Epoch ms of the last answer; the upload counts as the first. */
 	answeredAt: number;
 	lastResult?: Result;
-	reading?: Promise<void>;
+	/** A read of it is in flight. */
+	reading: boolean;
 }
+
+/** What the planner does now about a watch with no read in flight; `at`: when its next read is due. */
+type Step = { watch: Watch; at: number } & ({ action: 'read' } | { action: 'wait'; until: number } | { action: 'time out' });
 
 /**
  * Reads each target's result until it is settled or out of time, calling `onOutcome` for each as
@@ -87,20 +92,21 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 	const deadline = deps.now() + options.timeoutMs;
 	const estimator = deps.estimator ?? sharedEstimator(deps.budget);
 	const open = new Set(watchTargets(targets, deps.now()));
+	/** What stops the whole call, met by a read: a cancel, or `onOutcome` throwing (the first only). */
 	let failure: { error: unknown } | undefined;
 	let stopped = false;
-	// One listener for the whole call wakes the planner on cancel (one per document would pass
-	// Node's limit of 10 per signal and print a warning in n8n's log).
-	let wake = () => undefined as void;
-	const onCancel = () => wake();
-	deps.signal?.addEventListener('abort', onCancel, { once: true });
+	// The planner sleeps on this; the end of a read, its timer and a cancel wake it. One listener for
+	// the whole call (one per document would pass Node's limit of 10 per signal and print a warning
+	// in n8n's log).
+	const wakeUp = new WakeUp(deps.wait);
+	deps.signal?.addEventListener('abort', wakeUp.wake, { once: true });
 
 	const settle = async (watch: Watch, outcome: PollOutcome) => {
 		open.delete(watch);
 		for (const target of watch.targets) await options.onOutcome(target, outcome);
 	};
 
-	/** Reads once; settles the watch if the answer is final. */
+	/** Reads once; settles the watch if the answer is final. Throws only what stops the whole call. */
 	const read = async (watch: Watch) => {
 		const sentAt = deps.now();
 		const answer = await deps.readResult(watch.resultId).then(
@@ -126,47 +132,68 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 		await settle(watch, { kind: 'settled', result });
 	};
 
-	const readAt = (watch: Watch, now: number, price: number): number => {
-		const earliest = watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS;
-		if (watch.pendingAfterMs > 0) return earliest;
-		const first = watch.queuedAt + estimator.firstReadMs(watch.pages, Math.max(now, earliest) - watch.queuedAt, MIN_RESULT_READ_INTERVAL_MS, price);
-		// Capped by the deadline, not by `now`: a timer that wakes late still takes the last look.
-		return Math.max(Math.min(first, deadline - 1), earliest);
+	/** Runs one read beside the planner, and wakes the planner however the read ends. */
+	const readBeside = async (watch: Watch) => {
+		watch.reading = true;
+		try {
+			await read(watch);
+		} catch (error) {
+			// The one place a read's failure is kept. A failure of the read itself (a 404) is already
+			// its target's `failed` outcome; what reaches here stops the whole call, and the planner,
+			// woken below, throws it.
+			failure ??= { error };
+		} finally {
+			watch.reading = false;
+			wakeUp.wake();
+		}
+	};
+
+	/** What to do now about a watch with no read in flight: the three rules of the comment above, in turn. */
+	const nextStep = (watch: Watch, now: number, price: number): Step => {
+		// Rule 2: no read sooner than 2 s after the last answer (the upload counts as the first); a
+		// result found pending is read again right then.
+		const rereadAt = watch.answeredAt + MIN_RESULT_READ_INTERVAL_MS;
+		// Rule 1: the first read when the expected delay plus the price of the reads is least.
+		const wantedAt =
+			watch.pendingAfterMs > 0
+				? rereadAt
+				: watch.queuedAt + estimator.firstReadMs(watch.pages, Math.max(now, rereadAt) - watch.queuedAt, MIN_RESULT_READ_INTERVAL_MS, price);
+		// Rule 3, the deadline, all of it here. A first read wanted at or after the deadline comes
+		// just before it instead: the last look. It is due from then on, so a planner that gets to it
+		// late (a late timer, no free slot) still takes it. A read that rule 2 puts at or after the
+		// deadline never comes: the watch times out once the deadline has passed.
+		const at = Math.max(Math.min(wantedAt, deadline - 1), rereadAt);
+		if (at >= deadline) return now >= deadline ? { watch, at, action: 'time out' } : { watch, at, action: 'wait', until: deadline };
+		return at > now ? { watch, at, action: 'wait', until: at } : { watch, at, action: 'read' };
 	};
 
 	try {
 		while (open.size > 0 && !failure) {
 			throwIfCancelled(deps.signal);
 			const now = deps.now();
+			// Each pass plans with all that is known: what the documents still pending teach, how short the key is.
 			estimator.fit([...open].filter((w) => w.teaches && w.pendingAfterMs > 0).map((w) => ({ pages: w.pages, afterMs: w.pendingAfterMs })));
-			const idle = [...open].filter((watch) => !watch.reading);
 			const price = READ_PRICE_MS + SHORT_KEY_PRICE_MS * shortness(deps.budget, open.size);
-			const plan = idle.map((watch) => ({ watch, at: readAt(watch, now, price) })).sort((a, b) => a.at - b.at);
-			let wakeAt = Infinity;
+			const idle = [...open].filter((watch) => !watch.reading);
 			let free = MAX_CONCURRENT_READS - (open.size - idle.length);
-			for (const { watch, at } of plan) {
-				if (at >= deadline && now >= deadline) await settle(watch, { kind: 'timeout', result: watch.lastResult });
-				else if (at > now) wakeAt = Math.min(wakeAt, at, deadline);
+			let wakeAt = Infinity;
+			// The earliest due first: they take the free slots.
+			const plan = idle.map((watch) => nextStep(watch, now, price)).sort((a, b) => a.at - b.at);
+			for (const step of plan) {
+				if (step.action === 'time out') await settle(step.watch, { kind: 'timeout', result: step.watch.lastResult });
+				else if (step.action === 'wait') wakeAt = Math.min(wakeAt, step.until);
 				else if (free > 0) {
 					free -= 1;
-					watch.reading = read(watch)
-						.catch((error: unknown) => void (failure ??= { error }))
-						.finally(() => (watch.reading = undefined));
+					void readBeside(step.watch);
 				} // else due, but no slot is free: the next answer frees one and wakes the planner.
 			}
 			if (open.size === 0) break;
-			// Sleeps until the next read is due, a read answers, or the execution is cancelled.
-			const timer = new AbortController();
-			await new Promise<void>((resolve) => {
-				wake = resolve;
-				if (wakeAt < Infinity) void deps.wait(Math.max(wakeAt - now, 0), timer.signal).then(resolve, resolve);
-				for (const watch of open) void watch.reading?.then(resolve);
-			});
-			timer.abort();
+			// Until the next read is due, a read ends, or the execution is cancelled.
+			await wakeUp.sleep(wakeAt - now);
 		}
 	} finally {
 		stopped = true;
-		deps.signal?.removeEventListener('abort', onCancel);
+		deps.signal?.removeEventListener('abort', wakeUp.wake);
 	}
 	throwIfCancelled(deps.signal);
 	if (failure) throw failure.error;
@@ -205,6 +232,7 @@ function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {
 			teaches: pagesKnown && queuedKnown,
 			pendingAfterMs: 0,
 			answeredAt: queuedAt,
+			reading: false,
 		});
 	}
 	return [...byResult.values()];

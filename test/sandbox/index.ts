@@ -3,6 +3,7 @@ import type { AccountOptions, AccountSettings } from './accounts';
 import { createAdminHandler } from './admin';
 import { createClock, type SandboxClock } from './clock';
 import { DEFAULT_LINKS, type SandboxLinks } from './errors';
+import { stopOcr } from './extraction/ocr';
 import type { FaultConfig, FaultController } from './faults';
 import { loadState, saveState } from './persistence';
 import { SandboxServer } from './server';
@@ -117,6 +118,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
 		stop: async () => {
 			await server.stop();
 			persist();
+			// The OCR engine's worker threads (started by the first photo or scan read).
+			await stopOcr();
 		},
 	};
 }

@@ -1,9 +1,10 @@
 import { inflateSync } from 'node:zlib';
 
 /**
- * The sandbox has no OCR. An image is readable only when it carries its text in metadata:
- * a PNG tEXt / zTXt / iTXt chunk or a JPEG COM segment. Keywords such as `Software` describe
- * the file, not the document, so only these are read.
+ * Text an image carries in metadata: a PNG tEXt / zTXt / iTXt chunk or a JPEG COM segment. The
+ * project's own sample images carry their text there, and it is read before OCR (ocr.ts), which
+ * only runs when there is none. Keywords such as `Software` describe the file, not the document,
+ * so only these are read.
  */
 const DOCUMENT_TEXT_KEYWORDS = new Set(['description', 'comment', 'text']);
 

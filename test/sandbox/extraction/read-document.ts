@@ -1,8 +1,16 @@
 import { jpegText, pngText } from './image-text';
 import { guessLanguage } from './language';
+import { recognizeImage } from './ocr';
+import { pdfPageImages } from './pdf-images';
 import { readPdfText } from './pdf-text';
 import { sniffType } from './sniff';
 import type { DocumentKind, DocumentProblem, ReadDocument } from './types';
+
+/**
+ * Pages of one PDF read by OCR at most (about 1-3 s each): a longer scan is read up to there, so
+ * that its upload is answered well within a client's upload timeout.
+ */
+export const MAX_OCR_PAGES = 20;
 
 function fromPages(kind: DocumentKind, pages: number, pageTexts: string[], problem?: DocumentProblem): ReadDocument {
 	const text = pageTexts.join('\n\n').trim() === '' ? '' : pageTexts.join('\n\n');
@@ -14,27 +22,55 @@ function fromPages(kind: DocumentKind, pages: number, pageTexts: string[], probl
 	return document;
 }
 
-function readImageText(kind: 'png' | 'jpeg', bytes: Uint8Array): ReadDocument {
+/** OCR of an image, '' when OCR is unavailable or finds no text (a photo of something else). */
+async function ocrText(image: Uint8Array): Promise<string> {
+	try {
+		const page = await recognizeImage(image);
+		return page.readable ? page.text : '';
+	} catch {
+		return '';
+	}
+}
+
+/** Text metadata first (the project's own samples carry their text there), OCR when there is none. */
+async function readImageText(kind: 'png' | 'jpeg', bytes: Uint8Array): Promise<ReadDocument> {
 	let text = '';
 	try {
 		text = kind === 'png' ? pngText(bytes) : jpegText(bytes);
 	} catch {
 		return fromPages(kind, 1, [''], 'corrupt');
 	}
+	if (text.trim() === '') text = await ocrText(bytes);
 	return fromPages(kind, 1, [text]);
 }
 
+/** The pages without a text layer read from the images they draw (at most MAX_OCR_PAGES pages). */
+async function ocrPdfPages(bytes: Uint8Array, pageTexts: string[]): Promise<string[]> {
+	const blank = pageTexts.flatMap((text, page) => (text.trim() === '' ? [page] : [])).slice(0, MAX_OCR_PAGES);
+	if (blank.length === 0) return pageTexts;
+	const { images } = await pdfPageImages(bytes, blank);
+	const read = [...pageTexts];
+	for (const image of images) {
+		const text = await ocrText(image.bytes);
+		if (text.trim() !== '') read[image.page] = read[image.page].trim() === '' ? text : `${read[image.page]}\n\n${text}`;
+	}
+	return read;
+}
+
 /**
- * Reads what the sandbox can read of a document: PDF text layers, and text carried in PNG/JPEG
- * metadata (no OCR). WebP and HEIC are recognised but "not guaranteed readable" (spec 4.2), so
- * they are reported 'unsupported', like anything that is neither a PDF nor an image.
+ * Reads what the sandbox can read of a document: PDF text layers, text carried in PNG/JPEG
+ * metadata, and else OCR (ocr.ts) of JPEG/PNG images and of the images of PDF pages without a
+ * text layer. WebP and HEIC are recognised but "not guaranteed readable" (spec 4.2), so they are
+ * reported 'unsupported', like anything that is neither a PDF nor an image.
  */
 export async function readDocument(bytes: Uint8Array): Promise<ReadDocument> {
 	const kind = sniffType(bytes);
 	switch (kind) {
 		case 'pdf': {
 			const pdf = await readPdfText(bytes);
-			return fromPages(kind, pdf.pages, pdf.pageTexts, pdf.problem);
+			if (pdf.problem !== undefined && pdf.problem !== 'no_text') return fromPages(kind, pdf.pages, pdf.pageTexts, pdf.problem);
+			const pageTexts = await ocrPdfPages(bytes, pdf.pageTexts);
+			return fromPages(kind, pdf.pages, pageTexts);
 		}
 		case 'png':
 		case 'jpeg':

@@ -1,0 +1,164 @@
+/**
+ * The two parts `npm run bench:sandbox` measures (test/corpus/expected/README.md):
+ *
+ * - development: the `dev-invoices` set in the corpus folder (files/ and expected/*.json, with
+ *   the values their sources state). Used while improving the extraction.
+ * - held-out: the invoice2data documents of test/corpus/manifest.json, with the values the
+ *   invoice2data authors wrote down, transcribed in test/corpus/expected/invoice2data/. Only
+ *   measured, never used to tune. Its images without expected values (upstream has none for
+ *   them) are read for "images read" only.
+ *
+ * Files are found through test/harness/corpusLocation.ts; nothing here names where they live. A
+ * file whose sha256 is not the one recorded is left out, with the reason.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+
+import { corpusCandidates, locateCorpus, MANIFEST } from '../../harness/corpusLocation';
+import type { ExpectedLine, ExpectedValue } from './score';
+
+export type PartKey = 'dev' | 'held-out';
+
+export interface BenchDocument {
+	/** e.g. `dev-invoices/files/x.jpg`, `invoice2data/oyo.pdf`: the path under the corpus folder. */
+	name: string;
+	path: string;
+	documentType: 'invoice' | 'receipt';
+	/** Whether expected values exist: a document without them is only read (images read, time). */
+	scored: boolean;
+	fields: Record<string, ExpectedValue>;
+	alsoAccepted: Record<string, ExpectedValue[]>;
+	lineItems: ExpectedLine[];
+}
+
+export interface Part {
+	key: PartKey;
+	title: string;
+	documents: BenchDocument[];
+	/** Files left out (sha256 mismatch, file missing), each with why. */
+	leftOut: string[];
+}
+
+export interface SkippedPart {
+	key: PartKey;
+	title: string;
+	skipped: string;
+}
+
+export const PART_TITLES: Record<PartKey, string> = {
+	dev: 'development part (dev-invoices)',
+	'held-out': 'held-out part (invoice2data, measured only)',
+};
+
+/** The `dev-invoices` set's folder inside the corpus folder. */
+export const DEV_INVOICES = 'dev-invoices';
+/** The corpus folder whose manifest documents make the held-out part. */
+export const HELD_OUT_FOLDER = 'invoice2data';
+
+const ROOT = join(__dirname, '..', '..', '..');
+export const HELD_OUT_EXPECTED_DIR = join(ROOT, 'test', 'corpus', 'expected', HELD_OUT_FOLDER);
+
+const IMAGE = /\.(png|jpe?g)$/i;
+
+/** An expected-values file, in dev-invoices' format (source.repo or source.repository). */
+interface ExpectedFile {
+	source?: { sha256?: string };
+	file: string;
+	document_type?: string;
+	fields?: Record<string, ExpectedValue>;
+	also_accepted?: Record<string, ExpectedValue[]>;
+	line_items?: ExpectedLine[];
+}
+
+function readExpected(path: string): ExpectedFile {
+	return JSON.parse(readFileSync(path, 'utf8')) as ExpectedFile;
+}
+
+const sha256Of = (path: string): string => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+function documentOf(name: string, path: string, expected: ExpectedFile | undefined): BenchDocument {
+	return {
+		name,
+		path,
+		documentType: expected?.document_type?.startsWith('receipt') ? 'receipt' : 'invoice',
+		scored: expected !== undefined,
+		fields: expected?.fields ?? {},
+		alsoAccepted: expected?.also_accepted ?? {},
+		lineItems: expected?.line_items ?? [],
+	};
+}
+
+/** Checks the file is there and is the one recorded; the reason when not. */
+function problemWith(path: string, name: string, sha256: string | undefined): string | undefined {
+	if (!existsSync(path)) return `${name}: file missing`;
+	if (sha256 && sha256Of(path) !== sha256) return `${name}: sha256 differs from the recorded one`;
+	return undefined;
+}
+
+/** The first corpus folder (in corpusLocation's order) that holds the dev-invoices set. */
+export function devInvoicesDir(): string | undefined {
+	const found = corpusCandidates().find((candidate) => existsSync(join(candidate.dir, DEV_INVOICES, 'expected')));
+	return found ? join(found.dir, DEV_INVOICES) : undefined;
+}
+
+export function developmentPart(): Part | SkippedPart {
+	const key: PartKey = 'dev';
+	const dir = devInvoicesDir();
+	if (!dir) {
+		const looked = corpusCandidates()
+			.map((candidate) => candidate.label)
+			.join('; ');
+		return { key, title: PART_TITLES[key], skipped: `the ${DEV_INVOICES} set is in none of the corpus folders looked at (${looked})` };
+	}
+	const documents: BenchDocument[] = [];
+	const leftOut: string[] = [];
+	const expectedNames = readdirSync(join(dir, 'expected'))
+		.filter((file) => file.endsWith('.json'))
+		.sort();
+	const covered = new Set<string>();
+	for (const file of expectedNames) {
+		const expected = readExpected(join(dir, 'expected', file));
+		const name = `${DEV_INVOICES}/${expected.file}`;
+		const path = join(dir, expected.file);
+		covered.add(basename(expected.file));
+		const problem = problemWith(path, name, expected.source?.sha256);
+		if (problem) leftOut.push(problem);
+		else documents.push(documentOf(name, path, expected));
+	}
+	// Images of the set without expected values still count for "images read".
+	const filesDir = join(dir, 'files');
+	if (existsSync(filesDir)) {
+		for (const file of readdirSync(filesDir).sort()) {
+			if (!covered.has(file) && IMAGE.test(file)) documents.push(documentOf(`${DEV_INVOICES}/files/${file}`, join(filesDir, file), undefined));
+		}
+	}
+	return { key, title: PART_TITLES[key], documents, leftOut };
+}
+
+export function heldOutPart(): Part | SkippedPart {
+	const key: PartKey = 'held-out';
+	const located = locateCorpus();
+	if ('why' in located) return { key, title: PART_TITLES[key], skipped: located.why };
+	const documents: BenchDocument[] = [];
+	const leftOut: string[] = [];
+	const expectedByName = new Map<string, ExpectedFile>();
+	for (const file of readdirSync(HELD_OUT_EXPECTED_DIR)
+		.filter((name) => name.endsWith('.json'))
+		.sort()) {
+		const expected = readExpected(join(HELD_OUT_EXPECTED_DIR, file));
+		expectedByName.set(expected.file, expected);
+	}
+	for (const entry of MANIFEST.filter((item) => item.name.startsWith(`${HELD_OUT_FOLDER}/`))) {
+		const expected = expectedByName.get(entry.name);
+		// A PDF without expected values (camelot-*) is not part of the measure; an image still is read.
+		if (!expected && !IMAGE.test(entry.name)) continue;
+		expectedByName.delete(entry.name);
+		const path = join(located.dir, entry.name);
+		const problem = problemWith(path, entry.name, entry.sha256);
+		if (problem) leftOut.push(problem);
+		else documents.push(documentOf(entry.name, path, expected));
+	}
+	for (const name of expectedByName.keys()) leftOut.push(`${name}: has expected values but is not in test/corpus/manifest.json`);
+	return { key, title: PART_TITLES[key], documents, leftOut };
+}

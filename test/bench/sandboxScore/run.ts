@@ -1,0 +1,87 @@
+/**
+ * The sandbox's extraction run in-process, as its upload handler runs it (test/sandbox/uploads.ts,
+ * handleUpload and decideOutcome), without HTTP, accounts or timing: the type from the bytes, the
+ * document read once (text layers, image metadata, OCR when the sandbox has it), refused as the
+ * service would (unsupported type, too many pages, damaged, NO_TEXT), else the fields filled from
+ * the named template (a snapshot, as an explicit upload does) or from the template the automatic
+ * mode picks among the account's templates (a new account's 8 ready-made ones, in their order).
+ */
+import { detectTemplate, extractData, readDocument, sniffType } from '../../sandbox/extraction';
+import type { DocumentKind, ExtractedData, ReadDocument, TemplateLike } from '../../sandbox/extraction';
+import { readPdfText } from '../../sandbox/extraction/pdf-text';
+import { MAX_PAGES_PER_DOCUMENT } from '../../sandbox/spec';
+import { READY_MADE_TEMPLATES } from '../../sandbox/templates';
+
+/** A new account's templates, as the sandbox creates them (ids are the sandbox's to choose). */
+export const ACCOUNT_TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({
+	scanner_id: `ready-made-${index + 1}`,
+	name: template.name,
+	description: template.description,
+	fields: structuredClone(template.fields),
+}));
+
+export function readyMadeTemplate(name: string): TemplateLike {
+	const template = ACCOUNT_TEMPLATES.find((candidate) => candidate.name === name);
+	if (!template) throw new Error(`no ready-made template named ${name}`);
+	return template;
+}
+
+const MIME_BY_KIND: Record<DocumentKind, string> = {
+	pdf: 'application/pdf',
+	jpeg: 'image/jpeg',
+	png: 'image/png',
+	webp: 'image/webp',
+	heic: 'image/heic',
+	unknown: 'application/octet-stream',
+};
+
+/** What the service answers for a document, before any template is applied. */
+export type Refusal = 'UNSUPPORTED_FILE_TYPE' | 'DOCUMENT_TOO_LONG' | 'PROCESSING_FAILED' | 'NO_TEXT';
+
+export interface ReadOutcome {
+	kind: DocumentKind;
+	pages: number;
+	/** Set when the service would not extract anything from the document. */
+	refusal?: Refusal;
+	document?: ReadDocument;
+	/** A photo or scan: an image file, or a PDF without a text layer. */
+	isImage: boolean;
+	readMs: number;
+}
+
+/** Reads a document once; both template modes extract from this reading. */
+export async function readForExtraction(bytes: Uint8Array): Promise<ReadOutcome> {
+	const started = performance.now();
+	const kind = sniffType(bytes);
+	if (kind === 'unknown') return { kind, pages: 1, refusal: 'UNSUPPORTED_FILE_TYPE', isImage: false, readMs: performance.now() - started };
+	const document = await readDocument(bytes);
+	const readMs = performance.now() - started;
+	const isImage = kind === 'jpeg' || kind === 'png' || (kind === 'pdf' && (await hasNoTextLayer(bytes)));
+	const outcome: ReadOutcome = { kind, pages: document.pages, document, isImage, readMs };
+	if (document.pages > MAX_PAGES_PER_DOCUMENT) outcome.refusal = 'DOCUMENT_TOO_LONG';
+	else if (document.problem === 'corrupt') outcome.refusal = 'PROCESSING_FAILED';
+	else if (document.problem || document.text.trim() === '') outcome.refusal = 'NO_TEXT';
+	return outcome;
+}
+
+/** An image-only scan: a PDF whose pages carry no text of their own (whatever OCR later finds). */
+async function hasNoTextLayer(bytes: Uint8Array): Promise<boolean> {
+	const pdf = await readPdfText(bytes);
+	return pdf.problem === undefined || pdf.problem === 'no_text' ? pdf.pageTexts.every((text) => text.trim() === '') : false;
+}
+
+export interface Extraction {
+	data: ExtractedData;
+	/** The template the fields were read with (the chosen one in automatic mode). */
+	templateName: string;
+	extractMs: number;
+}
+
+/** The fields from the named template, or (no template) from the one automatic mode picks. */
+export function extract(read: ReadOutcome, fileName: string, template?: TemplateLike): Extraction | undefined {
+	if (read.refusal || !read.document) return undefined;
+	const started = performance.now();
+	const chosen = template ?? detectTemplate(ACCOUNT_TEMPLATES, read.document).template;
+	const data = extractData(structuredClone(chosen), read.document, { fileName, fileType: MIME_BY_KIND[read.kind] });
+	return { data, templateName: chosen.name, extractMs: performance.now() - started };
+}

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { loadFixture } from '../../test/fixtures';
+import { storedZip, winmailDat } from '../../test/fixtures/archives';
 import { pngWithText } from '../../test/fixtures/images';
 import { SAMPLES_DIR } from './paths';
 
@@ -11,7 +12,9 @@ import { SAMPLES_DIR } from './paths';
  * attachments) built from the project's own sample documents, as an accounts-payable inbox receives
  * them. Besides invoices it holds what such an inbox holds: a signature logo shown inline in the
  * HTML body, a calendar invite, a password-protected PDF beside an invoice, a newsletter without
- * attachment, and an invoice sent a second time.
+ * attachment, an invoice sent a second time, a copier scan too large to send, a reply saying
+ * thanks, a phone photo of a receipt, an invoice forwarded as an attachment, a zip of invoices and
+ * Outlook's winmail.dat.
  */
 
 export interface SampleEmail {
@@ -21,8 +24,11 @@ export interface SampleEmail {
 	documents: string[];
 	/** File names of what is not a document (logo, invite). */
 	notDocuments: string[];
-	/** File names of documents that cannot be read (a password-protected PDF): the example's Needs Attention. */
-	unreadable: string[];
+	/**
+	 * Files that cannot be read (a password-protected PDF, a scan too large, a zip, winmail.dat),
+	 * by name, with what the example's Needs Attention list says about each (part of its `error`).
+	 */
+	unreadable: Record<string, string>;
 	/** File names of documents an earlier email already brought (same name and bytes). */
 	repeated: string[];
 	/** Every attached or inline file, by name. */
@@ -46,7 +52,12 @@ const BRIGHTLINE = 'Brightline Studio Billing <billing@brightline.example>';
 const FORWARDED_EMAIL = 'Invoice INV-2026-0042 from Brightline Studio.eml';
 const MUELLER = 'Müller Büroausstattung <buchhaltung@mueller-buero.example>';
 const SIGNATURE_LOGO = { fileName: 'brightline-logo.png', contentId: 'logo@brightline.example' };
-const PROTECTED_CONTRACT = 'framework-agreement-2026.pdf';
+export const PROTECTED_CONTRACT = 'framework-agreement-2026.pdf';
+const COPIER = 'Office Copier <scanner@example.test>';
+const COPIER_SCAN = 'scan_20260316_071204.pdf';
+const TRAVEL = 'Sam Rivera <sam.rivera@example.test>';
+const PHONE_PHOTO = 'IMG_2041.jpg';
+const RICH_TEXT = 'Northwind Freight <accounts@northwind-freight.example>';
 const INVITE = [
 	'BEGIN:VCALENDAR',
 	'VERSION:2.0',
@@ -69,6 +80,10 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 	const invite = Buffer.from(INVITE);
 	const contract = (await loadFixture('encrypted')).bytes;
 	const invoice = sample('invoice-en.pdf');
+	const scan = (await loadFixture('oversize')).bytes;
+	const photo = sample('ticket-es.jpg');
+	const zipped = storedZip({ 'RE-2026-1201.pdf': sample('rechnung-de.pdf'), 'RE-2026-1202.pdf': sample('rechnung-de.pdf') });
+	const richText = winmailDat();
 	// The original invoice email, as a colleague forwards it as an attachment.
 	const forwarded = message(
 		{ from: BRIGHTLINE, subject: 'Invoice INV-2026-0042 from Brightline Studio', date: 'Thu, 05 Mar 2026 09:12:00 +0000' },
@@ -80,7 +95,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			from: BRIGHTLINE,
 			documents: ['invoice-en.pdf'],
 			notDocuments: [SIGNATURE_LOGO.fileName],
-			unreadable: [],
+			unreadable: {},
 			repeated: [],
 			files: { [SIGNATURE_LOGO.fileName]: logo, 'invoice-en.pdf': invoice },
 			message: message(
@@ -102,7 +117,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			from: 'Corner Cafe <receipts@cornercafe.example>',
 			documents: ['receipt.png'],
 			notDocuments: ['invite.ics'],
-			unreadable: [],
+			unreadable: {},
 			repeated: [],
 			files: { 'receipt.png': sample('receipt.png'), 'invite.ics': invite },
 			message: message(
@@ -119,7 +134,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			from: MUELLER,
 			documents: ['rechnung-de.pdf'],
 			notDocuments: [],
-			unreadable: [PROTECTED_CONTRACT],
+			unreadable: { [PROTECTED_CONTRACT]: 'The PDF is protected by a password that is needed to open it' },
 			repeated: [],
 			files: { [PROTECTED_CONTRACT]: contract, 'rechnung-de.pdf': sample('rechnung-de.pdf') },
 			message: message(
@@ -136,7 +151,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			from: 'Office Supplies Weekly <news@office-supplies.example>',
 			documents: [],
 			notDocuments: [],
-			unreadable: [],
+			unreadable: {},
 			repeated: [],
 			files: {},
 			message: message(
@@ -152,7 +167,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			from: BRIGHTLINE,
 			documents: [],
 			notDocuments: [],
-			unreadable: [],
+			unreadable: {},
 			repeated: ['invoice-en.pdf'],
 			files: { 'invoice-en.pdf': invoice },
 			message: message(
@@ -163,14 +178,83 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 				]),
 			),
 		},
+		// A copier's 600 dpi colour scan: over the service's 4.4 MB, so it is never sent.
+		{
+			subject: 'Scanned document from Office Copier',
+			from: COPIER,
+			documents: [],
+			notDocuments: [],
+			unreadable: { [COPIER_SCAN]: 'the service accepts files up to about 4.4 MB' },
+			repeated: [],
+			files: { [COPIER_SCAN]: scan },
+			message: message(
+				{ from: COPIER, subject: 'Scanned document from Office Copier', date: 'Mon, 16 Mar 2026 07:12:04 +0000' },
+				multipart('mixed', [text('plain', 'Scanned with Office Copier. Pages: 14. Resolution: 600 dpi.\r\n'), file(scan, 'application/pdf', COPIER_SCAN, 'attachment')]),
+			),
+		},
 	];
 	const afternoon: SampleEmail[] = [
+		{
+			subject: 'Re: Invoice INV-2026-0042 from Brightline Studio',
+			from: BRIGHTLINE,
+			documents: [],
+			notDocuments: [],
+			unreadable: {},
+			repeated: [],
+			files: {},
+			message: message(
+				{ from: BRIGHTLINE, subject: 'Re: Invoice INV-2026-0042 from Brightline Studio', date: 'Mon, 16 Mar 2026 12:02:00 +0000' },
+				text('plain', 'Thanks, received!\r\n\r\n> Please find attached invoice INV-2026-0042.\r\n'),
+			),
+		},
+		// A receipt photographed with a phone and mailed from it, as the phone names photos.
+		{
+			subject: 'Receipt: bakery, Madrid trip',
+			from: TRAVEL,
+			documents: [PHONE_PHOTO],
+			notDocuments: [],
+			unreadable: {},
+			repeated: [],
+			files: { [PHONE_PHOTO]: photo },
+			message: message(
+				{ from: TRAVEL, subject: 'Receipt: bakery, Madrid trip', date: 'Mon, 16 Mar 2026 13:41:00 +0000' },
+				multipart('mixed', [text('plain', 'Sent from my phone\r\n'), file(photo, 'image/jpeg', PHONE_PHOTO, 'attachment')]),
+			),
+		},
+		// Invoices zipped by the supplier: the node does not unpack; the list says how (n8n's Compression node).
+		{
+			subject: 'March invoices (zip)',
+			from: MUELLER,
+			documents: [],
+			notDocuments: [],
+			unreadable: { 'invoices-march.zip': "a zip archive: unpack it first, e.g. with n8n's Compression node" },
+			repeated: [],
+			files: { 'invoices-march.zip': zipped },
+			message: message(
+				{ from: MUELLER, subject: 'March invoices (zip)', date: 'Mon, 16 Mar 2026 13:55:00 +0000' },
+				multipart('mixed', [text('plain', 'Guten Tag,\r\n\r\nanbei alle Rechnungen aus dem März als Archiv.\r\n'), file(zipped, 'application/zip', 'invoices-march.zip', 'attachment')]),
+			),
+		},
+		// Outlook in Rich Text mode: the attachment travels inside winmail.dat.
+		{
+			subject: 'Freight invoice NF-88120',
+			from: RICH_TEXT,
+			documents: [],
+			notDocuments: [],
+			unreadable: { 'winmail.dat': "Outlook's winmail.dat: ask the sender to send the attachment as a PDF" },
+			repeated: [],
+			files: { 'winmail.dat': richText },
+			message: message(
+				{ from: RICH_TEXT, subject: 'Freight invoice NF-88120', date: 'Mon, 16 Mar 2026 14:30:00 +0000' },
+				multipart('mixed', [text('plain', 'Please see the attached invoice.\r\n'), file(richText, 'application/ms-tnef', 'winmail.dat', 'attachment')]),
+			),
+		},
 		{
 			subject: 'Facture FA-2026-0077',
 			from: 'Atelier Technique <compta@atelier-technique.example>',
 			documents: ['facture-fr.pdf'],
 			notDocuments: [],
-			unreadable: [],
+			unreadable: {},
 			repeated: [],
 			files: { 'facture-fr.pdf': sample('facture-fr.pdf') },
 			message: message(
@@ -187,7 +271,7 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			from: 'A Colleague <colleague@example.test>',
 			documents: [],
 			notDocuments: [],
-			unreadable: [],
+			unreadable: {},
 			repeated: ['invoice-en.pdf'],
 			files: { [FORWARDED_EMAIL]: forwarded },
 			message: message(

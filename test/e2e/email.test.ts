@@ -4,8 +4,9 @@
  * left at n8n's defaults for files (`N8nCli` runs n8n from its home), its Email Trigger (IMAP) reading a real mailbox
  * (Dovecot, a local process). A morning's mail arrives at once, so n8n hands it to one execution:
  * an invoice with its signature logo, a receipt photo with a calendar invite, a password-protected
- * PDF beside an invoice, a newsletter, and the first invoice sent again; later a new invoice and
- * the first one forwarded by a colleague. No Code node.
+ * PDF beside an invoice, a newsletter, the first invoice sent again and a copier scan too large to
+ * send; later a reply saying thanks, a phone photo of a receipt, a zip of invoices, Outlook's
+ * winmail.dat, a new invoice and the first one forwarded by a colleague. No Code node.
  */
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -16,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dovecotMissing, startDovecot, type Mailbox } from '../../scripts/n8n/dovecot';
 import { EMAIL_NODES, SORT_OUTPUTS, createN8nHome, emailExampleWorkflow, runEmailExample, writtenFiles, type EmailRun } from '../../scripts/n8n/emailExample';
 import { outputItems, type RunData, type RunItem } from '../../scripts/n8n/runData';
-import { sampleMailbox, type SampleEmail, type SampleMailbox } from '../../scripts/n8n/sampleEmails';
+import { PROTECTED_CONTRACT, sampleMailbox, type SampleEmail, type SampleMailbox } from '../../scripts/n8n/sampleEmails';
 import { EXAMPLE_CREDENTIAL, findTemplate, sandboxCredential, withParameters } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
 import { skipNotice } from '../harness/skipNotice';
@@ -38,6 +39,7 @@ const lineDescriptions = (lines: Lines) => lines.map((line) => line.description)
 const EXPECTED_LINES: Record<string, unknown[]> = {
 	'invoice-en.pdf': lineDescriptions((SAMPLES.invoiceEn.expected as { line_items: Lines }).line_items),
 	'receipt.png': lineDescriptions((SAMPLES.receiptPng.expected as { items: Lines }).items),
+	'IMG_2041.jpg': lineDescriptions((SAMPLES.receiptJpeg.expected as { items: Lines }).items),
 	'rechnung-de.pdf': lineDescriptions((SAMPLES.invoiceDe.expected as { line_items: Lines }).line_items),
 	'facture-fr.pdf': lineDescriptions((SAMPLES.invoiceFr.expected as { line_items: Lines }).line_items),
 };
@@ -98,7 +100,7 @@ describe.skipIf(Boolean(missing)).each([
 
 	it('each readable document was uploaded once: the invoice sent three times was charged once, the protected PDF not at all', () => {
 		const uploads = sandbox.stats();
-		expect(uploads.uploads.map((upload) => upload.filename).sort()).toEqual(['facture-fr.pdf', 'invoice-en.pdf', 'receipt.png', 'rechnung-de.pdf']);
+		expect(uploads.uploads.map((upload) => upload.filename).sort()).toEqual(['IMG_2041.jpg', 'facture-fr.pdf', 'invoice-en.pdf', 'receipt.png', 'rechnung-de.pdf']);
 		const invoice = email((sample) => sample.documents.includes('invoice-en.pdf')).files['invoice-en.pdf'];
 		expect(uploads.uploadsByHash[createHash('sha256').update(invoice).digest('hex')]).toEqual({ received: 1, accepted: 1 });
 		expect(Object.values(uploads.uploadsByHash).every((count) => count.received === 1)).toBe(true);
@@ -129,24 +131,30 @@ describe.skipIf(Boolean(missing)).each([
 		}
 	});
 
-	it('the password-protected PDF is on Needs Attention with its email, its file, why and what to do, and the invoice beside it still reached the rows', () => {
-		const sample = email((candidate) => candidate.unreadable.length > 0);
-		expect(run.attention.map((item) => item.json)).toEqual([
-			{
+	it('every file that cannot be read is on Needs Attention with its email, its file, why and what to do; the invoice beside the protected PDF still reached the rows', () => {
+		const expected = emails.flatMap((sample) => Object.entries(sample.unreadable).map(([fileName, why]) => ({ sample, fileName, why })));
+		const key = (subject: unknown, fileName: unknown) => `${String(subject)} / ${String(fileName)}`;
+		expect(run.attention.map((item) => key(item.json.subject, item.json.file_name)).sort()).toEqual(expected.map(({ sample, fileName }) => key(sample.subject, fileName)).sort());
+		for (const { sample, fileName, why } of expected) {
+			const item = run.attention.find((candidate) => key(candidate.json.subject, candidate.json.file_name) === key(sample.subject, fileName));
+			expect(item?.json, fileName).toEqual({
 				date: expect.any(String),
 				from: expect.anything(),
 				subject: sample.subject,
-				binary_field: 'attachment_0',
-				file_name: sample.unreadable[0],
-				error: expect.stringContaining('The PDF is protected by a password that is needed to open it'),
-				error_description: expect.stringContaining('Remove the password (open it with the password and save a copy without protection)'),
+				binary_field: expect.stringMatching(/^attachment_\d$/),
+				file_name: fileName,
+				error: expect.stringContaining(why),
+				error_description: expect.stringMatching(/\w/),
 				// Refused before anything was sent: no answer from the service, no result.
 				error_code: null,
 				result_id: null,
-			},
-		]);
-		expect(JSON.stringify(run.attention[0].json.from)).toContain('buchhaltung@mueller-buero.example');
-		expect(descriptions(bySubject(run.newLines, sample))).toEqual(EXPECTED_LINES['rechnung-de.pdf']);
+			});
+		}
+		const protectedPdf = email((candidate) => PROTECTED_CONTRACT in candidate.unreadable);
+		const contract = run.attention.find((item) => item.json.file_name === PROTECTED_CONTRACT);
+		expect(contract?.json).toMatchObject({ binary_field: 'attachment_0', error_description: expect.stringContaining('Remove the password (open it with the password and save a copy without protection)') });
+		expect(JSON.stringify(contract?.json.from)).toContain('buchhaltung@mueller-buero.example');
+		expect(descriptions(bySubject(run.newLines, protectedPdf))).toEqual(EXPECTED_LINES['rechnung-de.pdf']);
 	});
 
 	it('the invoice sent again and forwarded adds no rows: it is on Already Extracted, marked as reused', () => {
@@ -161,7 +169,7 @@ describe.skipIf(Boolean(missing)).each([
 		}
 	});
 
-	it('the newsletter is no row: it is on No Document', () => {
+	it('the newsletter and the reply saying thanks are no rows: they are on No Document', () => {
 		const newsletters = emails.filter((sample) => Object.keys(sample.files).length === 0);
 		expect(run.noDocument.map((item) => item.json)).toEqual(
 			newsletters.map((sample) => expect.objectContaining({ subject: sample.subject, status: 'no_document', message: 'No document: the item has no binary fields starting with "attachment_"' })),
@@ -187,7 +195,7 @@ describe.skipIf(Boolean(missing)).each([
 		const files = writtenFiles(home);
 		const ids = run.executions.map((execution) => execution.id);
 		expect(files.map((file) => `${file.kind}.${file.format}@${file.executionId}`).sort()).toEqual(
-			[...ids.flatMap((id) => [`invoice-lines.csv@${id}`, `invoice-lines.xlsx@${id}`]), `needs-attention.csv@${ids[0]}`].sort(),
+			ids.flatMap((id) => [`invoice-lines.csv@${id}`, `invoice-lines.xlsx@${id}`, `needs-attention.csv@${id}`]).sort(),
 		);
 		const newLines = perExecution(EMAIL_NODES.sort, SORT_OUTPUTS.newLines);
 		ids.forEach((id, n) => {
@@ -200,7 +208,11 @@ describe.skipIf(Boolean(missing)).each([
 		expect(files.filter((file) => file.kind === 'invoice-lines' && file.format === 'csv').flatMap((file) => descriptions(sheet(file.path))).sort()).toEqual(
 			Object.values(EXPECTED_LINES).flat().sort(),
 		);
-		const attention = files.find((file) => file.kind === 'needs-attention');
-		expect(sheet(String(attention?.path))).toEqual([expect.objectContaining({ file_name: email((sample) => sample.unreadable.length > 0).unreadable[0], error: expect.stringContaining('password') })]);
+		// Each execution's list holds the files of its own emails that could not be read.
+		ids.forEach((id, n) => {
+			const attention = files.find((file) => file.executionId === id && file.kind === 'needs-attention');
+			const unreadable = fetches[n].flatMap((sample) => Object.keys(sample.unreadable));
+			expect(sheet(String(attention?.path)).map((row) => row.file_name).sort(), `Needs Attention of execution ${id}`).toEqual(unreadable.sort());
+		});
 	});
 });

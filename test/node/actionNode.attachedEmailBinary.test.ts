@@ -72,7 +72,7 @@ describe('Include Input Binary with a document inside an attached email', () => 
 		expect(unexpected).toEqual([]);
 		expect(uploads.map((upload) => multipartParts(upload)[0].filename)).toEqual(['direct.pdf', 'first.pdf', 'second.pdf']);
 		expect(outputs[0].map((out) => [out.json.file_name, out.json.attached_email, Object.keys(out.binary ?? {})])).toEqual([
-			['direct.pdf', undefined, ['attachment_0']],
+			['direct.pdf', null, ['attachment_0']],
 			['first.pdf', 'Invoices March', ['attachment_1']],
 			['second.pdf', 'Invoices March', ['attachment_1']],
 		]);

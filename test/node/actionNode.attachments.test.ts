@@ -96,8 +96,10 @@ describe('Every Attachment: one output item per document, paired with its email'
 			expect(item.json.skipped_files).toEqual(SKIPPED_LOGO_AND_INVITE);
 			expect(item.json).not.toHaveProperty('textPlain');
 		}
-		// The sheet's columns: the email's fields first, then where the document came from, then its data.
-		expect(Object.keys(items[0].json).slice(0, 6)).toEqual(['from', 'subject', 'date', 'binary_field', 'file_name', 'skipped_files']);
+		// The sheet's columns: the email's fields first, then where the document came from, then its
+		// data; `attached_email` on every item (null here), so the columns never depend on the file.
+		expect(Object.keys(items[0].json).slice(0, 7)).toEqual(['from', 'subject', 'date', 'binary_field', 'file_name', 'attached_email', 'skipped_files']);
+		expect(items.map((item) => item.json.attached_email)).toEqual([null, null]);
 	});
 
 	it('reads only the fields starting with the prefix', async () => {
@@ -364,7 +366,7 @@ describe('Every Attachment opens an attached email (forwarded as attachment, mes
 		expect(uploads.map((upload) => multipartParts(upload)[0].filename)).toEqual(['direct.pdf', 'Rechnung Müller März.pdf']);
 		expectPairedItems(outputs[0], [0, 0]);
 		expect(outputs[0].map((item) => [item.json.binary_field, item.json.file_name, item.json.attached_email])).toEqual([
-			['attachment_0', 'direct.pdf', undefined],
+			['attachment_0', 'direct.pdf', null],
 			['attachment_1', 'Rechnung Müller März.pdf', 'Rechnung März'],
 		]);
 		expect(outputs[1].map((item) => (item.json.error as IDataObject).file_name)).toEqual(['invoices.zip']);

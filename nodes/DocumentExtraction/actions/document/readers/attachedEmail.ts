@@ -5,7 +5,7 @@ import { judgeAttachment } from '../../../../shared/preflight/attachments';
 import { extensionOf } from '../../../../shared/preflight/fileTypes';
 import { looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile, type MimeSkipped } from '../../../../shared/preflight/mimeMessage';
 import { readBinaryFile } from './binaryData';
-import { NOT_OPENED, unopenedPackage, type Check, type FileOrigin, type Found, type ReadAgain, type ReadFile } from './reader';
+import { NOT_OPENED, skippedFile, unopenedPackage, type Check, type FileOrigin, type Found, type ReadAgain, type ReadFile } from './reader';
 
 /**
  * Every Attachment: an email attached to the item's email (Outlook's and Gmail's "Forward as
@@ -50,9 +50,9 @@ export async function openAttachedEmail(ctx: IExecuteFunctions, i: number, field
  */
 export async function insideAttachedEmail<Checked>(ctx: IExecuteFunctions, i: number, origin: FileOrigin, email: AttachedEmail, check: Check<Checked>): Promise<Array<Found<Checked>>> {
 	const field = origin.binary_field;
-	const found: Array<Found<Checked>> = email.skipped.map((file) => ({ skipped: { ...inside(field, email, file.fileName), reason: file.reason } }));
+	const found: Array<Found<Checked>> = email.skipped.map((file) => ({ skipped: skippedFile(inside(field, email, file.fileName), file.reason) }));
 	for (const inner of email.files) found.push(await innerFound(ctx, i, field, email, inner, check));
-	if (email.files.length === 0 && email.skipped.length === 0) found.push({ skipped: { ...origin, reason: 'an attached email with no file inside' } });
+	if (email.files.length === 0 && email.skipped.length === 0) found.push({ skipped: skippedFile(origin, 'an attached email with no file inside') });
 	return found;
 }
 
@@ -65,7 +65,7 @@ function inside(field: string, email: AttachedEmail, fileName: string | null): F
 async function innerFound<Checked>(ctx: IExecuteFunctions, i: number, field: string, email: AttachedEmail, inner: MimeFile, check: Check<Checked>): Promise<Found<Checked>> {
 	const origin = inside(field, email, inner.fileName);
 	const decoded = decodedAndJudged(ctx, i, inner);
-	if ('skip' in decoded) return { skipped: { ...origin, reason: decoded.skip } };
+	if ('skip' in decoded) return { skipped: skippedFile(origin, decoded.skip) };
 	// Not decoded: that document fails on its own (its email passes through with it).
 	if ('error' in decoded) return { document: await check({ origin, ownFile: { field }, read: decoded }) };
 	// Include Input Binary passes the file on as taken out of the email; over the size the service

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { judgeAttachment } from '../../../../shared/preflight/attachments';
 import { insideAttachedEmail, isAttachedEmail, openAttachedEmail, type AttachedEmail } from './attachedEmail';
 import { readBinaryFile } from './binaryData';
-import { NOT_OPENED, textParameter, unopenedPackage, type Check, type DocumentReader, type FileOrigin, type Found, type ReadAgain, type ReadFile, type SkippedFile } from './reader';
+import { NOT_OPENED, skippedFile, textParameter, unopenedPackage, type Check, type DocumentReader, type FileOrigin, type Found, type ReadAgain, type ReadFile, type SkippedFile } from './reader';
 
 /**
  * Document Source "Every Attachment": every binary field of the item (those starting with Only
@@ -21,7 +21,7 @@ async function everyField<Checked>(ctx: IExecuteFunctions, i: number, prefix: st
 	const binary = ctx.getInputData()[i]?.binary ?? {};
 	const found: Array<Found<Checked>> = [];
 	for (const field of Object.keys(binary).filter((name) => name.startsWith(prefix))) {
-		found.push(...(await fieldFound(ctx, i, { binary_field: field, file_name: binary[field]?.fileName ?? null }, check)));
+		found.push(...(await fieldFound(ctx, i, { binary_field: field, file_name: binary[field]?.fileName ?? null, attached_email: null }, check)));
 	}
 	return found;
 }
@@ -33,7 +33,7 @@ async function fieldFound<Checked>(ctx: IExecuteFunctions, i: number, origin: Fi
 	const seen = await judged(ctx, i, field, read);
 	if ('document' in seen) return [{ document: await check({ origin, ownFile: { field }, read: { file: seen.document, readAgain: read } }) }];
 	if ('error' in seen) return [{ document: await check({ origin, ownFile: { field }, read: seen }) }];
-	if ('skip' in seen) return [{ skipped: { ...origin, reason: seen.skip } }];
+	if ('skip' in seen) return [{ skipped: skippedFile(origin, seen.skip) }];
 	return await insideAttachedEmail(ctx, i, origin, seen.email, check);
 }
 

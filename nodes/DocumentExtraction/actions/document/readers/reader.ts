@@ -28,8 +28,11 @@ export type ReadAgain = () => Promise<ReadFile>;
 export interface FileOrigin extends IDataObject {
 	binary_field: string;
 	file_name: string | null;
-	/** Set when the file was inside an attached email: that email's subject ('' without one). */
-	attached_email?: string;
+	/**
+	 * The subject of the attached email the file was inside ('' without one), or null for a direct
+	 * attachment: on every item, so a sheet's columns do not depend on which file came first.
+	 */
+	attached_email: string | null;
 }
 
 /** Where a downloaded document came from: its link, as outputs show it (download.ts `shownUrl`). */
@@ -58,9 +61,14 @@ export interface DocumentCandidate {
 	read: FirstRead;
 }
 
-/** A file of the item that is not a document, listed on the item's output items (`skipped_files`). */
-export interface SkippedFile extends FileOrigin {
+/** A file of the item that is not a document, listed on the item's output items (`skipped_files`); `attached_email` only when it was inside one. */
+export interface SkippedFile extends Omit<FileOrigin, 'attached_email'> {
+	attached_email?: string;
 	reason: string;
+}
+
+export function skippedFile({ attached_email, ...origin }: FileOrigin, reason: string): SkippedFile {
+	return { ...origin, ...(attached_email === null ? {} : { attached_email }), reason };
 }
 
 /** What a reader found, in the item's order: a document as the check left it, or a file that is none. */

@@ -61,8 +61,8 @@ const CHECKS = [/^npm run build$/m, /^npm run lint$/m, /^npm run verify$/m, /^np
 describe('.github/workflows/publish.yml', () => {
 	const workflow = readWorkflow('publish.yml');
 	const jobs = Object.values(workflow.jobs);
-	const steps = jobs.flatMap((job) => job.steps);
 	const publishJob = jobs.find((job) => job.steps.some((step) => /\bnpm publish\b/.test(step.run ?? '')));
+	const steps = publishJob?.steps ?? [];
 
 	it('runs on pushed version tags only (v1.2.3), never on branches, pull requests or by hand', () => {
 		expect(Object.keys(workflow.on)).toEqual(['push']);
@@ -77,9 +77,24 @@ describe('.github/workflows/publish.yml', () => {
 	});
 
 	it('has one publish job, allowed to mint the OIDC token provenance needs and only to read the repository', () => {
-		expect(jobs).toHaveLength(1);
+		expect(jobs.filter((job) => job === publishJob)).toHaveLength(1);
 		expect(publishJob?.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
 		expect(workflow.permissions).toEqual({ contents: 'read' });
+	});
+
+	it('then attaches the tarball npm serves for the version to a GitHub Release, in a job of its own that may only write releases', () => {
+		const release = workflow.jobs.release as Job & { needs?: string };
+		expect(Object.keys(workflow.jobs)).toEqual(['publish', 'release']);
+		expect(release.needs).toBe('publish');
+		expect(release.permissions).toEqual({ contents: 'write' });
+		// No checkout: nothing of the repository is built or run with the write token.
+		expect(release.steps.filter((step) => step.uses !== undefined)).toEqual([]);
+		const pack = stepIndex(release.steps, /\bnpm pack\b/);
+		expect(release.steps[pack].run).toContain('n8n-nodes-document-extraction@${GITHUB_REF_NAME#v}');
+		const create = stepIndex(release.steps, /\bgh release create\b/);
+		expect(create).toBeGreaterThan(pack);
+		expect(release.steps[create].run).toMatch(/gh release create "\$GITHUB_REF_NAME" n8n-nodes-document-extraction-\*\.tgz/);
+		expect(release.steps[create].env).toEqual({ GH_TOKEN: '${{ github.token }}' });
 	});
 
 	it('publishes once, publicly, with an npm provenance statement, as its last step', () => {

@@ -3,7 +3,9 @@
  * and checks every file's sha256. Where CORPUS_DIR or an optional local mirror of the corpus beside
  * the clone (test/harness/corpusLocation.ts) already holds every file, it only checks them;
  * otherwise it fetches each missing file from its public repository, at the commit the manifest
- * names, into the cache outside the repository (CORPUS_CACHE to move it).
+ * names, into the cache outside the repository (CORPUS_CACHE to move it). An entry with a `member`
+ * is a file inside a zip archive: the archive at `path` is downloaded and that member extracted
+ * (scripts/corpusSource.ts); the member's sha256 is the one checked.
  * Exits 1 when a file cannot be had or does not match its hash.
  */
 import { createHash } from 'node:crypto';
@@ -11,26 +13,22 @@ import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { CORPUS_CACHE, MANIFEST, locateCorpus, missingFiles, type ManifestEntry } from '../test/harness/corpusLocation';
+import { entryBytes, sourceUrl } from './corpusSource';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
-/** GitHub serves a file of a repository at a commit (short or full) under /raw/. */
-function sourceUrl(entry: ManifestEntry): string {
-	const path = entry.path.split('/').map(encodeURIComponent).join('/');
-	return `https://github.com/${entry.repository}/raw/${entry.commit}/${path}`;
-}
+/** Archives downloaded for one member, kept for the other members of the same archive. */
+const archives = new Map<string, Promise<Uint8Array>>();
 
 async function fetchInto(dir: string, entry: ManifestEntry): Promise<string | undefined> {
-	const url = sourceUrl(entry);
+	const from = `${sourceUrl(entry)}${entry.member === undefined ? '' : ` (member ${entry.member})`}`;
 	let bytes: Uint8Array;
 	try {
-		const response = await fetch(url, { signal: AbortSignal.timeout(60_000) });
-		if (!response.ok) return `${entry.name}: ${url} answered ${response.status}`;
-		bytes = new Uint8Array(await response.arrayBuffer());
+		bytes = await entryBytes(entry, undefined, archives);
 	} catch (error) {
-		return `${entry.name}: ${url} could not be fetched (${(error as Error).cause ?? (error as Error).message})`;
+		return `${entry.name}: ${from} could not be had (${(error as Error).cause ?? (error as Error).message})`;
 	}
-	if (sha256(bytes) !== entry.sha256) return `${entry.name}: ${url} is not the file the manifest names (sha256 differs)`;
+	if (sha256(bytes) !== entry.sha256) return `${entry.name}: ${from} is not the file the manifest names (sha256 differs)`;
 	const target = join(dir, entry.name);
 	mkdirSync(dirname(target), { recursive: true });
 	writeFileSync(`${target}.part`, bytes);
@@ -46,7 +44,7 @@ async function main(): Promise<void> {
 		const missing = missingFiles(CORPUS_CACHE);
 		console.log(`corpus: fetching ${missing.length} file(s) into ${CORPUS_CACHE}`);
 		const problems: string[] = [];
-		// A few at a time: 65 small files, and a refused network fails fast on the first ones.
+		// A few at a time: 83 small files, and a refused network fails fast on the first ones.
 		for (let start = 0; start < missing.length; start += 6) {
 			const failed = await Promise.all(missing.slice(start, start + 6).map((entry) => fetchInto(CORPUS_CACHE, entry)));
 			problems.push(...failed.filter((problem): problem is string => problem !== undefined));

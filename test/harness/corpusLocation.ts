@@ -14,8 +14,10 @@ export interface ManifestEntry {
 	/** GitHub owner/name */
 	repository: string;
 	commit: string;
-	/** the file's path in that repository at that commit */
+	/** the file's path in that repository at that commit (for a `member`, the zip archive's path) */
 	path: string;
+	/** when the file is inside a zip archive: its path inside the archive (`npm run corpus` extracts it) */
+	member?: string;
 	license: string;
 	bytes: number;
 	sha256: string;
@@ -43,6 +45,22 @@ export function corpusCandidates(): Array<{ dir: string; label: string }> {
 }
 
 export const missingFiles = (dir: string): ManifestEntry[] => MANIFEST.filter((entry) => !existsSync(join(dir, entry.name)));
+
+/**
+ * Where one file of the manifest (by its name, e.g. `dev-invoices/files/x.jpg`) is: in the first
+ * candidate that holds it, or undefined when none does (the caller skips and says why, with
+ * `corpusCandidates()`' labels).
+ */
+export function corpusFile(name: string): string | undefined {
+	for (const candidate of corpusCandidates()) {
+		const path = join(candidate.dir, name);
+		if (existsSync(path)) return path;
+	}
+	return undefined;
+}
+
+/** Where the files looked for were looked for, for a message saying why they were not found. */
+export const corpusPlacesLooked = (): string => corpusCandidates().map((candidate) => candidate.label).join('; ');
 
 /** The first candidate that holds every file of the manifest, or why there is none. */
 export function locateCorpus(): { dir: string; label: string } | { why: string } {

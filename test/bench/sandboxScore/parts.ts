@@ -1,8 +1,8 @@
 /**
  * The two parts `npm run bench:sandbox` measures (test/corpus/expected/README.md):
  *
- * - development: the `dev-invoices` set in the corpus folder (files/ and expected/*.json, with
- *   the values their sources state). Used while improving the extraction.
+ * - development: the `dev-invoices/` documents of test/corpus/manifest.json, with the values their
+ *   sources state, in test/corpus/expected/dev-invoices/. Used while improving the extraction.
  * - held-out: the invoice2data documents of test/corpus/manifest.json, with the values the
  *   invoice2data authors wrote down, transcribed in test/corpus/expected/invoice2data/. Only
  *   measured, never used to tune. Its images without expected values (upstream has none for
@@ -13,9 +13,9 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { join } from 'node:path';
 
-import { corpusCandidates, locateCorpus, MANIFEST } from '../../harness/corpusLocation';
+import { corpusFile, corpusPlacesLooked, locateCorpus, MANIFEST } from '../../harness/corpusLocation';
 import type { ExpectedLine, ExpectedValue } from './score';
 
 export type PartKey = 'dev' | 'held-out';
@@ -51,13 +51,14 @@ export const PART_TITLES: Record<PartKey, string> = {
 	'held-out': 'held-out part (invoice2data, measured only)',
 };
 
-/** The `dev-invoices` set's folder inside the corpus folder. */
+/** The corpus folder whose manifest documents make the development part. */
 export const DEV_INVOICES = 'dev-invoices';
 /** The corpus folder whose manifest documents make the held-out part. */
 export const HELD_OUT_FOLDER = 'invoice2data';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const HELD_OUT_EXPECTED_DIR = join(ROOT, 'test', 'corpus', 'expected', HELD_OUT_FOLDER);
+export const DEV_EXPECTED_DIR = join(ROOT, 'test', 'corpus', 'expected', DEV_INVOICES);
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
@@ -96,42 +97,51 @@ function problemWith(path: string, name: string, sha256: string | undefined): st
 	return undefined;
 }
 
-/** The first corpus folder (in corpusLocation's order) that holds the dev-invoices set. */
-export function devInvoicesDir(): string | undefined {
-	const found = corpusCandidates().find((candidate) => existsSync(join(candidate.dir, DEV_INVOICES, 'expected')));
-	return found ? join(found.dir, DEV_INVOICES) : undefined;
+/** The expected-values files of a folder of test/corpus/expected/, by the manifest name in their `file`. */
+function expectedFiles(dir: string): Map<string, ExpectedFile> {
+	const byName = new Map<string, ExpectedFile>();
+	for (const file of readdirSync(dir)
+		.filter((name) => name.endsWith('.json'))
+		.sort()) {
+		const expected = readExpected(join(dir, file));
+		byName.set(expected.file, expected);
+	}
+	return byName;
 }
 
 export function developmentPart(): Part | SkippedPart {
 	const key: PartKey = 'dev';
-	const dir = devInvoicesDir();
-	if (!dir) {
-		const looked = corpusCandidates()
-			.map((candidate) => candidate.label)
-			.join('; ');
-		return { key, title: PART_TITLES[key], skipped: `the ${DEV_INVOICES} set is in none of the corpus folders looked at (${looked})` };
+	const entries = MANIFEST.filter((entry) => entry.name.startsWith(`${DEV_INVOICES}/`));
+	const paths = new Map(entries.map((entry) => [entry.name, corpusFile(entry.name)]));
+	if (![...paths.values()].some(Boolean)) {
+		return {
+			key,
+			title: PART_TITLES[key],
+			skipped: `none of the ${entries.length} ${DEV_INVOICES}/ files of test/corpus/manifest.json is in the corpus folders looked at (${corpusPlacesLooked()}); \`npm run corpus\` fetches them`,
+		};
 	}
 	const documents: BenchDocument[] = [];
 	const leftOut: string[] = [];
-	const expectedNames = readdirSync(join(dir, 'expected'))
-		.filter((file) => file.endsWith('.json'))
-		.sort();
-	const covered = new Set<string>();
-	for (const file of expectedNames) {
-		const expected = readExpected(join(dir, 'expected', file));
-		const name = `${DEV_INVOICES}/${expected.file}`;
-		const path = join(dir, expected.file);
-		covered.add(basename(expected.file));
-		const problem = problemWith(path, name, expected.source?.sha256);
-		if (problem) leftOut.push(problem);
-		else documents.push(documentOf(name, path, expected));
-	}
-	// Images of the set without expected values still count for "images read".
-	const filesDir = join(dir, 'files');
-	if (existsSync(filesDir)) {
-		for (const file of readdirSync(filesDir).sort()) {
-			if (!covered.has(file) && IMAGE.test(file)) documents.push(documentOf(`${DEV_INVOICES}/files/${file}`, join(filesDir, file), undefined));
+	const expectedByName = expectedFiles(DEV_EXPECTED_DIR);
+	// Documents with expected values in the order of their files (test/corpus/expected/dev-invoices/), then
+	// the set's images without expected values, which still count for "images read".
+	const ordered = [
+		...[...expectedByName.keys()].map((name) => entries.find((entry) => entry.name === name) ?? name),
+		...entries.filter((entry) => !expectedByName.has(entry.name) && IMAGE.test(entry.name)),
+	];
+	for (const item of ordered) {
+		if (typeof item === 'string') {
+			leftOut.push(`${item}: has expected values but is not in test/corpus/manifest.json`);
+			continue;
 		}
+		const path = paths.get(item.name);
+		if (!path) {
+			leftOut.push(`${item.name}: file missing (looked in ${corpusPlacesLooked()})`);
+			continue;
+		}
+		const problem = problemWith(path, item.name, item.sha256);
+		if (problem) leftOut.push(problem);
+		else documents.push(documentOf(item.name, path, expectedByName.get(item.name)));
 	}
 	return { key, title: PART_TITLES[key], documents, leftOut };
 }
@@ -142,13 +152,7 @@ export function heldOutPart(): Part | SkippedPart {
 	if ('why' in located) return { key, title: PART_TITLES[key], skipped: located.why };
 	const documents: BenchDocument[] = [];
 	const leftOut: string[] = [];
-	const expectedByName = new Map<string, ExpectedFile>();
-	for (const file of readdirSync(HELD_OUT_EXPECTED_DIR)
-		.filter((name) => name.endsWith('.json'))
-		.sort()) {
-		const expected = readExpected(join(HELD_OUT_EXPECTED_DIR, file));
-		expectedByName.set(expected.file, expected);
-	}
+	const expectedByName = expectedFiles(HELD_OUT_EXPECTED_DIR);
 	for (const entry of MANIFEST.filter((item) => item.name.startsWith(`${HELD_OUT_FOLDER}/`))) {
 		const expected = expectedByName.get(entry.name);
 		// A PDF without expected values (camelot-*) is not part of the measure; an image still is read.

@@ -1,16 +1,15 @@
 /**
  * The real photos and scans the OCR is tried on (ocr.test.ts, `npm run bench:ocr`): the images and
- * PDFs of the corpus manifest (test/corpus/manifest.json), when the whole corpus is there, and the
- * `dev-invoices` set (invoices and receipts with their expected values in `dev-invoices/expected/`)
- * from the first corpus folder that holds it. Found through corpusLocation; nothing here names
- * where the corpus lives.
+ * PDFs of the corpus manifest (test/corpus/manifest.json), each found through corpusLocation's
+ * `corpusFile`, the `dev-invoices` set (invoices and receipts) among them; the set's expected values
+ * are in test/corpus/expected/dev-invoices/. Nothing here names where the corpus lives.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { corpusCandidates, locateCorpus, MANIFEST } from '../../harness/corpusLocation';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { corpusFile, corpusPlacesLooked, MANIFEST } from '../../harness/corpusLocation';
 
 export interface OcrSample {
-	/** Path under its corpus folder, e.g. `invoice2data/oyo.png`, `dev-invoices/files/x.jpg`. */
+	/** Its name in the manifest, e.g. `invoice2data/oyo.png`, `dev-invoices/files/x.jpg`. */
 	name: string;
 	path: string;
 }
@@ -18,29 +17,44 @@ export interface OcrSample {
 export interface OcrCorpus {
 	images: OcrSample[];
 	pdfs: OcrSample[];
-	/** The `dev-invoices` folder (its files are in the lists), or undefined when no corpus folder holds it. */
+	/** The `dev-invoices` folder holding every file of the set in `files/` (they are in the lists), or undefined when none does. */
 	devInvoices?: string;
-	/** What is missing, when something is. */
+	/** What is missing, when something is; what the `dev-invoices` set misses comes last. */
 	missing: string[];
 }
 
-/** The `dev-invoices` set's folder name inside a corpus folder. */
+/** The `dev-invoices` set's folder name in the manifest's names (`dev-invoices/files/<name>`). */
 export const DEV_INVOICES = 'dev-invoices';
+
+const DEV_EXPECTED_DIR = join(__dirname, '..', '..', 'corpus', 'expected', DEV_INVOICES);
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
 export function ocrCorpus(): OcrCorpus {
 	const samples: OcrSample[] = [];
 	const missing: string[] = [];
-	const located = locateCorpus();
-	if ('dir' in located) samples.push(...MANIFEST.map(({ name }) => ({ name, path: join(located.dir, name) })));
-	else missing.push(located.why);
-	const holder = corpusCandidates().find((candidate) => existsSync(join(candidate.dir, DEV_INVOICES, 'files')));
-	const devInvoices = holder ? join(holder.dir, DEV_INVOICES) : undefined;
-	if (devInvoices) {
-		for (const file of readdirSync(join(devInvoices, 'files')).sort()) samples.push({ name: `${DEV_INVOICES}/files/${file}`, path: join(devInvoices, 'files', file) });
-	} else {
-		missing.push(`no corpus folder holds the ${DEV_INVOICES} set (${corpusCandidates().map((candidate) => candidate.label).join('; ')})`);
+	const absent = { others: [] as string[], dev: [] as string[] };
+	const devFolders = new Set<string>();
+	for (const { name } of MANIFEST) {
+		const dev = name.startsWith(`${DEV_INVOICES}/`);
+		const path = corpusFile(name);
+		if (!path) (dev ? absent.dev : absent.others).push(name);
+		else {
+			samples.push({ name, path });
+			// `<corpus folder>/dev-invoices/files/<name>` -> `<corpus folder>/dev-invoices`
+			if (dev) devFolders.add(dirname(dirname(path)));
+		}
+	}
+	const devTotal = MANIFEST.filter(({ name }) => name.startsWith(`${DEV_INVOICES}/`)).length;
+	if (absent.others.length > 0) {
+		missing.push(`${absent.others.length} of ${MANIFEST.length - devTotal} other files of the corpus manifest are not here (looked in ${corpusPlacesLooked()}); \`npm run corpus\` fetches them`);
+	}
+	// The set is used as one folder (ocr.test.ts reads three of its files by name): all of it, in one place.
+	const devInvoices = absent.dev.length === 0 && devFolders.size === 1 ? [...devFolders][0] : undefined;
+	if (absent.dev.length > 0) {
+		missing.push(`${absent.dev.length} of the ${devTotal} ${DEV_INVOICES} files of the corpus manifest are not here (looked in ${corpusPlacesLooked()}); \`npm run corpus\` fetches them`);
+	} else if (!devInvoices) {
+		missing.push(`the ${DEV_INVOICES} files are spread over several corpus folders (${[...devFolders].join('; ')}): \`npm run corpus\` puts them in one`);
 	}
 	return {
 		images: samples.filter((sample) => IMAGE.test(sample.name)),
@@ -50,10 +64,13 @@ export function ocrCorpus(): OcrCorpus {
 	};
 }
 
-/** The expected values the `dev-invoices` set gives for one of its files (by base name), if any. */
+/**
+ * The expected values the `dev-invoices` set gives for one of its files (by base name), if any, from
+ * test/corpus/expected/dev-invoices/. `devInvoices` (ocrCorpus's) only says the set's files are here.
+ */
 export function devInvoiceExpected(devInvoices: string, baseName: string): { fields: Record<string, unknown>; media: string } | undefined {
-	const path = join(devInvoices, 'expected', `${baseName}.json`);
-	if (!existsSync(path)) return undefined;
+	const path = join(DEV_EXPECTED_DIR, `${baseName}.json`);
+	if (!devInvoices || !existsSync(path)) return undefined;
 	return JSON.parse(readFileSync(path, 'utf8')) as { fields: Record<string, unknown>; media: string };
 }
 

@@ -1,17 +1,20 @@
 import { appliesBalanceCheck, appliesCompliance, balanceCheck, invoiceCompliance } from './checks';
 import { compactIdentifier, fallbackValue } from './fallbacks';
+import { AMOUNT_NAMES, crossCheckAmounts } from './plausibility';
 import { fieldTypeOf, guessDecimalSeparator, type DocumentStyle } from './normalize';
 import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
 import { readTable } from './tables';
 import { humanise, toLines, type TextLine } from './text-lines';
-import type { ExtractedData, ExtractedField, FieldDefinition, ReadDocument, TemplateLike } from './types';
+import type { ExtractedData, ExtractedField, FieldDefinition, OcrWordConfidence, ReadDocument, TemplateLike } from './types';
 
 /** Reported as `doc_metadata.ocr_provider`: the sandbox reads text layers and metadata, no OCR. */
 export const OCR_PROVIDER = 'sandbox-text-layer';
 
 function styleOf(doc: ReadDocument): DocumentStyle {
 	// US documents write dates month first; English documents paying in dollars are read that way.
-	const monthFirstDates = doc.language === 'en' && /\$\s?\d|\bUSD\b/.test(doc.text) && !/[€£]/.test(doc.text);
+	// A US address (`Redmond, WA 98052`) says the same when the language guess fails on OCR text.
+	const dollars = /\$\s?\d|\bUSD\b/.test(doc.text) || /\b[A-Z][a-z]+,?\s+[A-Z]{2},?\s+\d{5}(?:-\d{4})?\b/u.test(doc.text);
+	const monthFirstDates = (doc.language === 'en' || doc.language === undefined) && dollars && !/[€£]/.test(doc.text);
 	return { decimalSeparator: guessDecimalSeparator(doc.text), monthFirstDates };
 }
 
@@ -38,7 +41,7 @@ function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentSt
 	const table = readTable(field, lines, style);
 	const found = table.rows.length > 0;
 	const notes = found
-		? [`${table.rows.length} row(s) under ${table.headers.length} header line(s)`, ...new Set(table.notes)].join('; ')
+		? [table.headers.length > 0 ? `${table.rows.length} row(s) under ${table.headers.length} header line(s)` : `${table.rows.length} row(s)`, ...new Set(table.notes)].join('; ')
 		: table.headers.length > 0
 			? 'header found but no rows under it'
 			: 'no header line naming the columns found';
@@ -49,7 +52,7 @@ function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentSt
 			value_type: 'table',
 			value: found ? table.rows : null,
 			confidence: found ? table.confidence : 0,
-			source_fragment: table.headers[0]?.text.trim() ?? '',
+			source_fragment: table.headers[0]?.text.trim() ?? table.source ?? '',
 			raw_candidates: table.headers.map((line) => line.text.trim()),
 			normalization_notes: notes,
 		},
@@ -57,11 +60,67 @@ function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentSt
 	};
 }
 
-/** The average confidence of the fields that have a value (spec 2.4 `confidence`). */
-export function averageConfidence(data: ExtractedData): number {
+/** Tesseract word confidence (0-100) under which a value read from the word is doubted. */
+export const OCR_WORD_CONFIDENCE = 80;
+/** The most a value holding a doubtful OCR word keeps (below the suggested review threshold 0.8). */
+const OCR_DOUBT_CAP = 0.7;
+
+/** A value whose words OCR read with low confidence is not believed unless a cross-check confirms it. */
+function ocrDoubt(result: ScalarResult, words: OcrWordConfidence[] | undefined): ScalarResult {
+	if (!words || result.value === null || !result.raw) return result;
+	const confidenceOf = new Map<string, number>();
+	for (const word of words) confidenceOf.set(word.text, Math.max(word.confidence, confidenceOf.get(word.text) ?? 0));
+	const doubtful = result.raw
+		.split(/\s+/u)
+		.filter((token) => (confidenceOf.get(token) ?? 100) < OCR_WORD_CONFIDENCE)
+		.map((token) => `'${token}' (${confidenceOf.get(token)})`);
+	if (doubtful.length === 0 || result.confidence <= OCR_DOUBT_CAP) return result;
+	const note = `OCR was unsure of ${doubtful.join(', ')}`;
+	return { ...result, confidence: OCR_DOUBT_CAP, normalization_notes: result.normalization_notes ? `${result.normalization_notes}; ${note}` : note };
+}
+
+/** Share of a template's fields found from which the document's confidence is not lowered. */
+export const FULL_COVERAGE_SHARE = 0.5;
+
+/**
+ * The document's confidence (spec 2.4 `confidence`): the average confidence of the fields that
+ * have a value, lowered in proportion when fewer than half of the template's fields (required
+ * fields count double) were found, so that a document with 1 of 10 fields found is flagged for
+ * review instead of scoring as well as its one field.
+ */
+export function averageConfidence(data: ExtractedData, template?: TemplateLike): number {
 	const found = data.fields.filter((field) => field.value !== null);
 	if (found.length === 0) return 0;
-	return Math.round((found.reduce((sum, field) => sum + field.confidence, 0) / found.length) * 100) / 100;
+	const average = found.reduce((sum, field) => sum + field.confidence, 0) / found.length;
+	const required = new Set((template?.fields ?? []).filter((field) => field.required).map((field) => field.name));
+	const weight = (name: string) => (required.has(name) ? 2 : 1);
+	const expected = data.fields.reduce((sum, field) => sum + weight(field.name), 0);
+	const got = found.reduce((sum, field) => sum + weight(field.name), 0);
+	const coverage = expected === 0 ? 1 : Math.min(1, got / expected / FULL_COVERAGE_SHARE);
+	return Math.round(average * coverage * 100) / 100;
+}
+
+function resultNamed(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, names: string[]): FieldDefinition | undefined {
+	return names.map((name) => fields.find((field) => field.name === name)).find((field) => field !== undefined && results.has(field));
+}
+
+/** Cross-checks between fields (plausibility.ts): total, subtotal and tax against each other and the line items. */
+function crossCheck(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, tables: ExtractedField[]): void {
+	const totalField = resultNamed(fields, results, AMOUNT_NAMES.total);
+	const subtotalField = resultNamed(fields, results, AMOUNT_NAMES.subtotal);
+	const taxField = resultNamed(fields, results, AMOUNT_NAMES.tax);
+	if (!totalField && !subtotalField) return;
+	const rows = tables.find((table) => Array.isArray(table.value) && table.value.some((row) => typeof row.amount === 'number'))?.value;
+	const lineAmounts = Array.isArray(rows) ? rows.map((row) => row.amount).filter((amount): amount is number => typeof amount === 'number') : undefined;
+	const checked = crossCheckAmounts({
+		total: totalField && results.get(totalField),
+		subtotal: subtotalField && results.get(subtotalField),
+		tax: taxField && results.get(taxField),
+		lineAmounts,
+	});
+	if (totalField && checked.total) results.set(totalField, checked.total);
+	if (subtotalField && checked.subtotal) results.set(subtotalField, checked.subtotal);
+	if (taxField && checked.tax) results.set(taxField, checked.tax);
 }
 
 /**
@@ -81,14 +140,17 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 	const freeLines = lines.filter((line) => !usedLines.has(line.index));
 	const scalarFields = template.fields.filter((field) => fieldTypeOf(field) !== 'table');
 	const scalars = readScalarFields(scalarFields, freeLines, style);
+	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of scalarFields) {
 		let result = scalars.get(field) ?? emptyResult();
 		if (result.value === null) {
-			const fallback = fallbackValue(field, freeLines);
+			const fallback = fallbackValue(field, freeLines, style);
 			if (fallback) result = { ...fallback, raw_candidates: [...result.raw_candidates, ...fallback.raw_candidates] };
 		}
-		byName.set(field, toExtractedField(field, compactIdentifier(field, result)));
+		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}
+	crossCheck(scalarFields, results, [...byName.values()]);
+	for (const field of scalarFields) byName.set(field, toExtractedField(field, results.get(field) ?? emptyResult()));
 	const fields = template.fields.map((field) => byName.get(field) ?? toExtractedField(field, emptyResult()));
 	const withValues = fields.filter((field) => field.value !== null).length;
 	const language = doc.language ?? 'unknown';

@@ -3,9 +3,9 @@
  * place: an e-mail address, an IBAN, a web address, the currency of the amounts, the sender's
  * name in the letterhead. They come with a lower confidence than labelled values.
  */
-import { findCurrency, fieldTypeOf, parseEmail } from './normalize';
+import { findCurrency, fieldTypeOf, parseDate, parseEmail, type DocumentStyle } from './normalize';
 import type { ScalarResult } from './scalar-fields';
-import { fold, type TextLine } from './text-lines';
+import { fold, overlap, type TextLine } from './text-lines';
 import type { FieldDefinition } from './types';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
 
@@ -27,18 +27,126 @@ function firstMatch(lines: TextLine[], pattern: RegExp): { text: string; line: T
 	return undefined;
 }
 
+/** Company forms that end a legal name (`Contoso, Ltd.`, `ACME GmbH`, `Foo B.V.`, `Bar S.p.A.`). */
+const COMPANY_FORM = /(?:^|[\s,])(?:ltd|limited|inc|incorporated|llc|llp|plc|corp|corporation|co|company|gmbh|ag|kg|ohg|ug|e\.\s?k|bv|b\.\s?v|nv|n\.\s?v|vof|sarl|s\.a\.r\.l|sas|sasu|sa|s\.a|eurl|spa|s\.p\.a|srl|s\.r\.l|snc|lda|ltda|sl|s\.l|slu|pty|oy|aps)\.?(?=$|[\s,)])/iu;
+/** Labels of the customer's or delivery block: the names under them are not the supplier's. */
+const CUSTOMER_BLOCK = /^(?:bill(?:ed)?\s*to|invoice\s*(?:to|for)|sold\s*to|ship(?:ped)?\s*to|deliver(?:y|ed)?\s*(?:to|address)|customer|client|kunde|rechnungs(?:adresse|empfanger|empfaenger)|liefer(?:adresse|anschrift)|empfanger|factuuradres|afleveradres|leveringsadres|klant|facture\s*a|adresse\s*de\s*(?:livraison|facturation)|destinataire|destinatario|cliente|facturar\s*a|enviar\s*a|spett\.?(?:le)?|intestatario)\b/iu;
+const STREET_WORDS = /\b(?:street|st\.|road|rd\.|avenue|ave|boulevard|blvd|lane|drive|way|suite|strasse|straße|str\.|weg|platz|allee|rue|avenue|chemin|boulevard|via|viale|piazza|calle|avenida|rua|straat|laan|plein|gracht|p\.?o\.? box|postfach|cedex)\b/iu;
+/** Characters a printed name is made of; anything else is OCR noise (`Contos?`, `¢lachan`). */
+const NAME_CHARS = /^[\p{L}\p{N}\s&'’.,()\-/+]+$/u;
+
 function isTitle(text: string): boolean {
-	const folded = fold(text);
-	return TITLE_WORDS.some((word) => folded === word || folded.startsWith(`${word} `));
+	const folded = fold(text).replace(/[^\p{L}\s]/gu, ' ').trim();
+	const words = folded.split(/\s+/u);
+	// `PAYMENT RECEIPT`, `Retail Invoices/Bill`, `Tax Invoice`: short cells holding a title word.
+	return TITLE_WORDS.some((word) => folded === word || folded.startsWith(`${word} `) || (words.length <= 4 && words.some((token) => token === word || token === `${word}s`)));
 }
 
-/** The first line that is not the document's title, unless it looks like a value or a label. */
+/** Whether a cell may be a name: letters, not a title, a label, an address line or OCR noise. */
+function nameLike(text: string): boolean {
+	const trimmed = text.trim();
+	const letters = trimmed.match(/\p{L}/gu)?.length ?? 0;
+	if (letters < 3 || letters / trimmed.replace(/\s/g, '').length < 0.7) return false;
+	if (!NAME_CHARS.test(trimmed) || /\d{3,}/.test(trimmed) || trimmed.includes(':') || /[@]|www\.|https?:/iu.test(trimmed)) return false;
+	if (CUSTOMER_BLOCK.test(fold(trimmed))) return false;
+	// An address line (`34 Kingley Street`) or OCR noise mixing letters and digits (`RRRDai15`).
+	if (/^\d/u.test(trimmed) || STREET_WORDS.test(fold(trimmed)) || /\p{L}\d|\d\p{L}/u.test(trimmed)) return false;
+	return !isTitle(trimmed);
+}
+
+/** Short company forms written in capitals only (`SA`, `AG`, `BV`): in lower case they are words. */
+const CAPITAL_FORMS = new Set(['sa', 'sas', 'sasu', 'ag', 'kg', 'bv', 'nv', 'sl', 'slu', 'spa', 'srl', 'snc', 'ug', 'co', 'oy', 'aps', 'vof', 'ohg', 'eurl']);
+
+/**
+ * The legal name a cell holds: its text up to the company form (`Free SAS au capital de ...` ->
+ * `Free SAS`), after any separator or copyright before it, if it reads as a name of at most 6 words.
+ */
+function legalName(text: string): string | undefined {
+	const form = new RegExp(COMPANY_FORM.source, 'giu');
+	for (const match of text.matchAll(form)) {
+		const word = match[0].replace(/^[\s,]+/u, '').replace(/\.$/u, '');
+		const bare = word.toLowerCase().replace(/[\s.]/gu, '');
+		if (CAPITAL_FORMS.has(bare) && word !== word.toUpperCase() && bare !== 'co') continue;
+		if (bare === 'co' && !/^co\.?$/iu.test(word) && word !== 'CO') continue;
+		const upTo = text.slice(0, match.index + match[0].length);
+		const segment = (upTo.split(/\s[|•·–—;-]\s|[|•·;]/u).pop() ?? '').replace(/^\s*(?:©|\(c\)|copyright)?\s*(?:\d{4}(?:\s*-\s*\d{4})?)?\s*/iu, '').trim();
+		if (segment.split(/\s+/u).length <= 6 && nameLike(segment)) return segment;
+	}
+	return undefined;
+}
+
+/** Lines inside a customer or delivery block: from its label to the next blank line. */
+function customerBlockLines(lines: TextLine[]): Set<number> {
+	const inside = new Set<number>();
+	for (let index = 0; index < lines.length; index++) {
+		const line = lines[index];
+		const labelCell = line.cells.find((cell) => CUSTOMER_BLOCK.test(fold(cell.text)));
+		if (!labelCell) continue;
+		inside.add(line.index);
+		// Up to the next blank line (the lines given are the non-empty ones: a gap in their indexes).
+		for (let next = index + 1; next < lines.length && lines[next].index === lines[next - 1].index + 1 && next <= index + 6; next++) {
+			// Only the block's column: a letterhead beside it stays.
+			const below = lines[next];
+			if (below.cells.some((cell) => overlap(cell, { start: labelCell.start, end: labelCell.start + 40 }) > 0 && cell.start >= labelCell.start - 4)) inside.add(below.index);
+		}
+	}
+	return inside;
+}
+
+/**
+ * The sender's name without a label: a legal name (with its company form) in the letterhead or
+ * the footer, else the first name-like line of the letterhead. Titles (`INVOICE`, `PAYMENT
+ * RECEIPT`) and the customer's or delivery block (`Bill to`, `Factuuradres`, `Lieferadresse`) are
+ * never taken. Unlabelled, so below the review threshold.
+ */
 function letterhead(lines: TextLine[]): ScalarResult | undefined {
-	const heading = lines.filter((line) => line.page === 0 && line.cells.length > 0).slice(0, 2);
-	const line = heading.find((candidate) => !isTitle(candidate.cells[0].text));
-	const cell = line?.cells[0];
-	if (!line || !cell || /\d{3,}/.test(cell.text) || cell.text.includes(':')) return undefined;
-	return found(cell.text, line, 0.5, 'no label; read from the letterhead (first line)');
+	const firstPage = lines.filter((line) => line.page === 0 && line.cells.length > 0);
+	const customer = customerBlockLines(firstPage);
+	const heading = firstPage.slice(0, 12);
+	const footer = firstPage.slice(-8);
+	for (const line of [...heading, ...footer]) {
+		if (customer.has(line.index)) continue;
+		for (const cell of line.cells) {
+			let name = legalName(cell.text);
+			if (!name) continue;
+			// `PHILIP MORRIS` over `INCORPORATED`: a company form alone continues the line above.
+			if (fold(name).replace(COMPANY_FORM, '').replace(/[^\p{L}]/gu, '') === '') {
+				const above = firstPage[firstPage.indexOf(line) - 1];
+				const aboveCell = above?.cells.find((candidate) => nameLike(candidate.text));
+				if (!aboveCell) continue;
+				name = `${aboveCell.text.trim()} ${name}`;
+			}
+			return found(name, line, 0.65, 'no label; a legal name (company form) in the letterhead or footer');
+		}
+	}
+	for (const line of heading.slice(0, 5)) {
+		if (customer.has(line.index)) continue;
+		const cell = line.cells.find((candidate) => nameLike(candidate.text));
+		if (cell && line.cells.indexOf(cell) === 0) return found(cell.text.trim(), line, 0.5, 'no label; read from the letterhead (first name-like line)');
+		if (line.cells.some((candidate) => /\d{3,}|:/.test(candidate.text))) break;
+	}
+	return undefined;
+}
+
+/** Date fields a document's first date usually is: the day it was issued. */
+const ISSUE_DATE_FIELDS = new Set(['invoice_date', 'purchase_date', 'quote_date', 'order_date']);
+/** Dates on lines with these words are some other date (due, delivery, period, birth...). */
+const OTHER_DATE_WORDS = /\b(due|payable|until|bis|from|to|period|periode|période|au|tot|vencimiento|scadenza|vencimento|échéance|echeance|fällig|faellig|vervaldatum|delivery|lieferung|livraison|levering|expir|valid|gültig|born|geboren)\b/iu;
+
+/** The first date on the first page not said to be another date: the issue date, unlabelled. */
+function firstDate(lines: TextLine[], style: DocumentStyle): ScalarResult | undefined {
+	for (const line of lines) {
+		if (line.page !== 0) break;
+		if (OTHER_DATE_WORDS.test(line.folded)) continue;
+		// Cells first; then the line, for a date split by wide spaces (`26 Feb  2016`).
+		for (const cell of [...line.cells, { text: line.text.trim().replace(/\s+/gu, ' ') }]) {
+			const date = parseDate(cell.text, { monthFirst: style.monthFirstDates });
+			if (!date) continue;
+			const notes = ['no label; the first date of the document', ...date.notes].join('; ');
+			return { ...found(date.value, line, date.ambiguous ? 0.4 : 0.55, notes), raw: cell.text, raw_candidates: [cell.text] };
+		}
+	}
+	return undefined;
 }
 
 function currencyOfAmounts(lines: TextLine[]): ScalarResult | undefined {
@@ -57,7 +165,7 @@ function currencyOfAmounts(lines: TextLine[]): ScalarResult | undefined {
 }
 
 /** A value for `field` from its shape or place, or undefined. */
-export function fallbackValue(field: FieldDefinition, lines: TextLine[]): ScalarResult | undefined {
+export function fallbackValue(field: FieldDefinition, lines: TextLine[], style: DocumentStyle = {}): ScalarResult | undefined {
 	const type = fieldTypeOf(field);
 	if (type === 'email') {
 		const match = firstMatch(lines, /[\w.%+-]+@[\w.-]+\.\p{L}{2,}/u);
@@ -73,6 +181,7 @@ export function fallbackValue(field: FieldDefinition, lines: TextLine[]): Scalar
 		return match ? found(match.text, match.line, 0.6, 'no label; a web address in the document') : undefined;
 	}
 	if (field.name === 'currency') return currencyOfAmounts(lines);
+	if (ISSUE_DATE_FIELDS.has(field.name) && type === 'date') return firstDate(lines, style);
 	if (LETTERHEAD_FIELDS.has(field.name)) return letterhead(lines);
 	return undefined;
 }

@@ -41,35 +41,75 @@ export function labelsFor(field: FieldDefinition): LabelSpec[] {
 	return specs;
 }
 
+const RATE_PREFIX = /^\d{1,2}(?:[.,]\d{1,2})?\s?%\s+(?=\p{L})/u;
+
 export interface LabelMatch {
 	field: FieldDefinition;
 	spec: LabelSpec;
 	line: TextLine;
 	cellIndex: number;
-	/** Characters of the cell the label covers. */
+	/** Characters of the cell the label covers, from the cell's start. */
 	length: number;
+	/** Where in the cell the label starts (0 but for a rate before it or a label inside the cell). */
+	offset?: number;
+	/** Where the label's value ends in the cell: the start of the next label in it, if any. */
+	end?: number;
+}
+
+/** The labels of every field that start `text`, the longest of each field; undefined for none. */
+function labelsAt(fields: FieldDefinition[], text: string, offset: number, line: TextLine, cellIndex: number): LabelMatch[] {
+	const here: LabelMatch[] = [];
+	for (const field of fields) {
+		let best: LabelMatch | undefined;
+		for (const spec of labelsFor(field)) {
+			if (offset > 0 && spec.source === 'percent') continue;
+			const match = spec.pattern.exec(text);
+			if (match && (!best || offset + match[0].length > best.length)) best = { field, spec, line, cellIndex, length: offset + match[0].length, offset };
+		}
+		if (best) here.push(best);
+	}
+	const longest = Math.max(0, ...here.filter((match) => match.spec.source !== 'percent').map((match) => match.length));
+	return here.filter((match) => match.spec.source === 'percent' || match.length >= longest);
+}
+
+/** Where a label may start inside a cell after other text: a word followed, soon, by a colon. */
+function innerStarts(text: string): number[] {
+	const starts: number[] = [];
+	for (const word of text.matchAll(/(?<=\s)[\p{L}#]/gu)) {
+		const colon = text.indexOf(':', word.index);
+		if (colon > word.index && colon - word.index <= 40) starts.push(word.index);
+	}
+	return starts;
 }
 
 /**
- * Labels found at the start of each cell. When labels of several fields start at the same
- * place the longest wins (`Total VAT` is the tax, not the total); equal lengths are all kept.
+ * Labels found at the start of each cell, and inside a cell where a label ends with a colon
+ * (`Date: 12/01/2020 Invoice No: 123` in one run of text). When labels of several fields start at
+ * the same place the longest wins (`Total VAT` is the tax, not the total); equal lengths are all
+ * kept. A label's value ends where the next label of the same cell begins.
  */
 export function findLabels(fields: FieldDefinition[], lines: TextLine[]): LabelMatch[] {
 	const found: LabelMatch[] = [];
 	for (const line of lines) {
 		line.cells.forEach((cell, cellIndex) => {
 			const rest = line.folded.slice(cell.start, cell.end);
-			const here: LabelMatch[] = [];
-			for (const field of fields) {
-				let best: LabelMatch | undefined;
-				for (const spec of labelsFor(field)) {
-					const match = spec.pattern.exec(rest);
-					if (match && (!best || match[0].length > best.length)) best = { field, spec, line, cellIndex, length: match[0].length };
-				}
-				if (best) here.push(best);
+			// A rate before the label (`20% VAT   1.70`, receipts' tax lines) is read past.
+			const offset = RATE_PREFIX.exec(rest)?.[0].length ?? 0;
+			const inCell = labelsAt(fields, rest.slice(offset), offset, line, cellIndex);
+			let taken = Math.max(0, ...inCell.map((match) => match.length));
+			for (const start of innerStarts(rest)) {
+				if (start < taken) continue;
+				const inner = labelsAt(fields, rest.slice(start), start, line, cellIndex).filter((match) => /^[\s.]*[:#]/u.test(rest.slice(match.length)) && match.spec.source !== 'percent');
+				if (inner.length === 0) continue;
+				inCell.push(...inner);
+				taken = Math.max(...inner.map((match) => match.length));
 			}
-			const longest = Math.max(0, ...here.filter((match) => match.spec.source !== 'percent').map((match) => match.length));
-			found.push(...here.filter((match) => match.spec.source === 'percent' || match.length >= longest));
+			const starts = [...new Set(inCell.map((match) => match.offset ?? 0))].sort((a, b) => a - b);
+			for (const match of inCell) {
+				const next = starts.find((start) => start > (match.offset ?? 0));
+				if (next !== undefined) match.end = next;
+			}
+			found.push(...inCell);
 		});
 	}
 	return found;
@@ -78,7 +118,8 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[]): LabelM
 /** True when the cell is nothing but a label (of any field), e.g. a heading above a value. */
 export function isLabelCell(match: LabelMatch): boolean {
 	const cell = match.line.cells[match.cellIndex];
-	return cell.text.slice(match.length).replace(/^[\s:#.\-–]+/u, '') === '';
+	if (match.offset !== undefined && match.offset > 0 && !RATE_PREFIX.test(match.line.folded.slice(cell.start, cell.end))) return false;
+	return cell.text.slice(match.length, match.end).replace(/^[\s:#.\-–]+/u, '') === '';
 }
 
 /** A field named `constructor` or `__proto__` must not find Object.prototype's members. */

@@ -4,7 +4,7 @@ import { recognizeImage } from './ocr';
 import { pdfPageImages } from './pdf-images';
 import { readPdfText } from './pdf-text';
 import { sniffType } from './sniff';
-import type { DocumentKind, DocumentProblem, ReadDocument } from './types';
+import type { DocumentKind, DocumentProblem, OcrWordConfidence, ReadDocument } from './types';
 
 /**
  * Pages of one PDF read by OCR at most (about 1-3 s each): a longer scan is read up to there, so
@@ -23,13 +23,19 @@ function fromPages(kind: DocumentKind, pages: number, pageTexts: string[], probl
 }
 
 /** OCR of an image, '' when OCR is unavailable or finds no text (a photo of something else). */
-async function ocrText(image: Uint8Array): Promise<string> {
+async function ocrText(image: Uint8Array, words?: OcrWordConfidence[]): Promise<string> {
 	try {
 		const page = await recognizeImage(image);
+		if (page.readable && words) words.push(...page.words.map((word) => ({ text: word.text, confidence: Math.round(word.confidence) })));
 		return page.readable ? page.text : '';
 	} catch {
 		return '';
 	}
+}
+
+function withOcrWords(document: ReadDocument, words: OcrWordConfidence[]): ReadDocument {
+	if (words.length > 0) document.ocrWords = words;
+	return document;
 }
 
 /** Text metadata first (the project's own samples carry their text there), OCR when there is none. */
@@ -40,18 +46,19 @@ async function readImageText(kind: 'png' | 'jpeg', bytes: Uint8Array): Promise<R
 	} catch {
 		return fromPages(kind, 1, [''], 'corrupt');
 	}
-	if (text.trim() === '') text = await ocrText(bytes);
-	return fromPages(kind, 1, [text]);
+	const words: OcrWordConfidence[] = [];
+	if (text.trim() === '') text = await ocrText(bytes, words);
+	return withOcrWords(fromPages(kind, 1, [text]), words);
 }
 
 /** The pages without a text layer read from the images they draw (at most MAX_OCR_PAGES pages). */
-async function ocrPdfPages(bytes: Uint8Array, pageTexts: string[]): Promise<string[]> {
+async function ocrPdfPages(bytes: Uint8Array, pageTexts: string[], words: OcrWordConfidence[]): Promise<string[]> {
 	const blank = pageTexts.flatMap((text, page) => (text.trim() === '' ? [page] : [])).slice(0, MAX_OCR_PAGES);
 	if (blank.length === 0) return pageTexts;
 	const { images } = await pdfPageImages(bytes, blank);
 	const read = [...pageTexts];
 	for (const image of images) {
-		const text = await ocrText(image.bytes);
+		const text = await ocrText(image.bytes, words);
 		if (text.trim() !== '') read[image.page] = read[image.page].trim() === '' ? text : `${read[image.page]}\n\n${text}`;
 	}
 	return read;
@@ -69,8 +76,9 @@ export async function readDocument(bytes: Uint8Array): Promise<ReadDocument> {
 		case 'pdf': {
 			const pdf = await readPdfText(bytes);
 			if (pdf.problem !== undefined && pdf.problem !== 'no_text') return fromPages(kind, pdf.pages, pdf.pageTexts, pdf.problem);
-			const pageTexts = await ocrPdfPages(bytes, pdf.pageTexts);
-			return fromPages(kind, pdf.pages, pageTexts);
+			const words: OcrWordConfidence[] = [];
+			const pageTexts = await ocrPdfPages(bytes, pdf.pageTexts, words);
+			return withOcrWords(fromPages(kind, pdf.pages, pageTexts), words);
 		}
 		case 'png':
 		case 'jpeg':

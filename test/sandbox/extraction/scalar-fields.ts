@@ -1,6 +1,8 @@
 import { findLabels, isLabelCell, LABEL_CONFIDENCE, type LabelMatch } from './labels';
 import { fieldTypeOf, normalizeValue, type DocumentStyle, type NormalizedValue } from './normalize';
-import { overlap, type TextLine } from './text-lines';
+import { checkCandidate } from './plausibility';
+import { fold, overlap, type TextLine } from './text-lines';
+import { DOCUMENT_KEYWORDS } from './vocabulary';
 import type { FieldDefinition, ScalarValue } from './types';
 
 export interface ScalarResult {
@@ -10,6 +12,19 @@ export interface ScalarResult {
 	raw_candidates: string[];
 	normalization_notes: string;
 	currency?: string;
+	/** The text the value was read from (OCR word confidences are looked up by it). */
+	raw?: string;
+	/** Other values labels gave, best first: cross-checks (plausibility.ts) may prefer one. */
+	alternatives?: ScalarAlternative[];
+}
+
+export interface ScalarAlternative {
+	value: ScalarValue;
+	confidence: number;
+	source_fragment: string;
+	notes: string;
+	currency?: string;
+	raw?: string;
 }
 
 interface Candidate {
@@ -20,6 +35,7 @@ interface Candidate {
 	notes: string[];
 }
 
+const TITLE_LABELS = new Set(Object.values(DOCUMENT_KEYWORDS).flat().map(fold));
 const PERCENTAGE = /(\d+(?:[.,]\d+)?)\s*%/u;
 /** Lines are searched this far below a label that stands alone (`Invoice No.` over `INV-1`). */
 const LINES_BELOW = 2;
@@ -31,7 +47,7 @@ function round(value: number): number {
 /** What follows the label inside its own cell, without the `:` / `#` / `-` that joins them. */
 function restOfCell(match: LabelMatch): string {
 	const cell = match.line.cells[match.cellIndex];
-	return cell.text.slice(match.length).replace(/^[\s:#\-–]+/u, '').replace(/^\.\s*/u, '');
+	return cell.text.slice(match.length, match.end).trim().replace(/^[\s:#\-–]+/u, '').replace(/^\.\s*/u, '');
 }
 
 /** The cell under the label cell in the next non-empty lines, if any. */
@@ -48,7 +64,8 @@ function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 			.filter((entry) => entry.shared > 0)
 			.sort((a, b) => b.shared - a.shared)[0];
 		if (!below) continue;
-		if (labelCells.has(`${line.index}:${below.cellIndex}`)) return undefined;
+		// A cell that is itself a label (`VAT ID: XX1`) holds another field's value.
+		if (labelCells.has(`${line.index}:${below.cellIndex}`) || labelCells.has(`any:${line.index}:${below.cellIndex}`)) return undefined;
 		return { raw: below.cell.text, line };
 	}
 	return undefined;
@@ -61,20 +78,32 @@ function isLabelRow(line: TextLine, labelCells: Set<string>): boolean {
 }
 
 /** The texts a label may be giving a value to, nearest first, with the confidence cost of each. */
-function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>): Array<{ raw: string; line: TextLine; cost: number; where: string }> {
+function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, amount = false): Array<{ raw: string; line: TextLine; cost: number; where: string }> {
 	const values: Array<{ raw: string; line: TextLine; cost: number; where: string }> = [];
 	const rest = restOfCell(match);
 	if (rest === '' && isLabelRow(match.line, labelCells)) {
-		// A row of headings (`Invoice No.   Date   Due date`) gives its values in the row below.
+		// A row of headings (`Invoice No.   Date   Due date`) gives its values in the row below;
+		// a label with a value beside it in such a row (`Bill To   Invoice #  INT-001`) gives that one.
+		const beside = match.line.cells[match.cellIndex + 1];
+		const besideFree = beside && !labelCells.has(`any:${match.line.index}:${match.cellIndex + 1}`);
 		const below = cellBelow(match, lines, labelCells);
-		return below ? [{ ...below, cost: 0.05, where: 'under the label' }] : [];
+		return [
+			...(below ? [{ ...below, cost: 0.05, where: 'under the label' }] : []),
+			...(besideFree ? [{ raw: beside.text, line: match.line, cost: 0.05, where: 'next to the label' }] : []),
+		];
 	}
 	if (rest !== '') values.push({ raw: rest, line: match.line, cost: 0, where: 'after the label' });
 	const next = match.line.cells[match.cellIndex + 1];
 	if (next && !labelCells.has(`${match.line.index}:${match.cellIndex + 1}`)) {
 		values.push({ raw: next.text, line: match.line, cost: 0, where: 'next to the label' });
+		// Amounts stand at the line's right end (`TVA (...)   Assiette   238,82 €`), up to the next label.
+		for (let cellIndex = match.cellIndex + 2; amount && cellIndex < match.line.cells.length; cellIndex++) {
+			if (labelCells.has(`any:${match.line.index}:${cellIndex}`)) break;
+			values.push({ raw: match.line.cells[cellIndex].text, line: match.line, cost: 0.05 * (cellIndex - match.cellIndex - 1), where: 'further along the line' });
+		}
 	}
-	if (rest === '' && isLabelCell(match)) {
+	// A document title (`INVOICE`) names the field only with its value beside it, not below it.
+	if (rest === '' && isLabelCell(match) && !TITLE_LABELS.has(match.spec.text)) {
 		const below = cellBelow(match, lines, labelCells);
 		if (below) values.push({ ...below, cost: 0.05, where: 'under the label' });
 	}
@@ -97,16 +126,33 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 	const candidates: Candidate[] = [];
 	const considered: string[] = [];
 	for (const match of matches) {
-		for (const { raw, line, cost, where } of rawValues(match, lines, labelCells)) {
+		let skipped = 0;
+		for (const { raw, line, cost: placeCost, where } of rawValues(match, lines, labelCells, fieldTypeOf(field) === 'currency')) {
 			considered.push(raw);
-			const normalized = normalizeFor(field, match, raw, style);
-			if (!normalized) continue;
+			const read = normalizeFor(field, match, raw, style);
+			// Words after the label that are no value (`Total EDF Electricité *  957,43`): the label may name something else.
+			const cost = placeCost + (skipped > 0 && where !== 'under the label' ? 0.15 : 0);
+			if (!read) {
+				if (/\p{L}{2,}/u.test(raw)) skipped++;
+				continue;
+			}
+			// Shape checks: an identifier without digits, an amount that is part of an ID, a zero total...
+			const check = checkCandidate(field, match.spec.source, raw, read, style, match.spec.text);
+			if (check.reject) {
+				considered.push(`(rejected: ${check.reject})`);
+				continue;
+			}
+			// Past other words on the line only a money amount (with decimals) is taken (`TOTAL  CIGARETTES  60,000`).
+			if (where === 'further along the line' && !/[.,]\d{2}(?!\d)/u.test(read.text)) continue;
+			const normalized = check.normalized ?? read;
 			const changed = String(normalized.value) !== raw.trim();
 			const ambiguous = normalized.notes.some((note) => note.includes('ambiguous'));
-			const confidence = LABEL_CONFIDENCE[match.spec.source] - cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0);
-			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes];
+			const confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0);
+			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes, ...check.notes];
 			candidates.push({ raw, normalized, confidence, line, notes });
-			break;
+			skipped++;
+			// Amounts: later cells of the line stay candidates (`Total  1  319.00`); cross-checks choose.
+			if (!check.keepLooking) break;
 		}
 	}
 	return { candidates, considered };
@@ -129,13 +175,36 @@ function choose(candidates: Candidate[], considered: string[]): ScalarResult {
 		raw_candidates: [...new Set(considered)],
 		normalization_notes: notes.join('; '),
 		currency: best.normalized.currency,
+		raw: best.raw,
+		alternatives: alternativesOf(candidates, best),
 	};
+}
+
+/** Distinct other values, best first. */
+function alternativesOf(candidates: Candidate[], best: Candidate): ScalarAlternative[] {
+	const seen = new Set([String(best.normalized.value)]);
+	const alternatives: ScalarAlternative[] = [];
+	for (const candidate of [...candidates].sort((a, b) => b.confidence - a.confidence || a.line.index - b.line.index)) {
+		const key = String(candidate.normalized.value);
+		if (seen.has(key)) continue;
+		seen.add(key);
+		alternatives.push({
+			value: candidate.normalized.value,
+			confidence: round(Math.max(0.05, candidate.confidence)),
+			source_fragment: candidate.line.text.trim(),
+			notes: candidate.notes.join('; '),
+			currency: candidate.normalized.currency,
+			raw: candidate.raw,
+		});
+	}
+	return alternatives;
 }
 
 /** Reads every scalar field of a template from its labelled values. */
 export function readScalarFields(fields: FieldDefinition[], lines: TextLine[], style: DocumentStyle): Map<FieldDefinition, ScalarResult> {
 	const matches = findLabels(fields, lines);
 	const labelCells = new Set(matches.filter(isLabelCell).map((match) => `${match.line.index}:${match.cellIndex}`));
+	for (const match of matches) labelCells.add(`any:${match.line.index}:${match.cellIndex}`);
 	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of fields) {
 		const own = matches.filter((match) => match.field === field);

@@ -12,6 +12,8 @@ export interface TableResult {
 	/** Lines the table used, so that scalar fields do not read values from inside it. */
 	usedLines: Set<number>;
 	notes: string[];
+	/** Where a table without a header was read (its first row). */
+	source?: string;
 }
 
 interface Column {
@@ -92,8 +94,24 @@ interface RowRead {
 
 function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[], style: DocumentStyle): RowRead {
 	const textsByColumn = new Map<Column, string>();
-	for (const cell of line.cells) {
-		const column = columnOfCell(cell, columns);
+	// Cells under a header cell first; a cell between columns then goes to the nearest free one
+	// (`3   Labor3hrs` under `Qty   Description`: the description, not the quantity's column).
+	const placed = line.cells.map((cell) => ({ cell, column: columnOfCell(cell, columns), under: columns.some((column) => overlap(cell, column.span) > 0) }));
+	const taken = new Set(placed.filter((entry) => entry.under).map((entry) => entry.column));
+	for (const entry of placed) {
+		if (entry.under || !taken.has(entry.column)) continue;
+		const free = columns
+			.filter((column) => !taken.has(column))
+			.map((column) => ({ column, distance: Math.min(Math.abs(entry.cell.start - column.span.end), Math.abs(column.span.start - entry.cell.end)) }))
+			.sort((a, b) => a.distance - b.distance)[0];
+		const own = Math.min(Math.abs(entry.cell.start - entry.column.span.end), Math.abs(entry.column.span.start - entry.cell.end));
+		// Only a free column not much farther than the taken one.
+		if (free && free.distance <= 2.5 * own + 2) {
+			entry.column = free.column;
+			taken.add(free.column);
+		}
+	}
+	for (const { cell, column } of placed) {
 		const previous = textsByColumn.get(column);
 		textsByColumn.set(column, previous === undefined ? cell.text : `${previous} ${cell.text}`);
 	}
@@ -127,6 +145,55 @@ function appendContinuation(previous: TableRow, read: RowRead): boolean {
 	return true;
 }
 
+function hasDescription(row: TableRow, itemFields: FieldDefinition[]): boolean {
+	return itemFields.some((field) => fieldTypeOf(field) === 'string' && typeof row[field.name] === 'string' && /\p{L}{3,}/u.test(row[field.name] as string));
+}
+
+/** Lines of a receipt's summary (tax, totals, payment), not items. */
+const SUMMARY_WORDS = /\b(?:vat|tax|total|subtotal|sub-total|net|mwst|ust|tva|iva|btw|summe|gesamt|totaal|totale|change|cash|card|tip|discount|rabatt|remise|balance|payment|paid|due)\b/iu;
+
+/** A money amount with decimals at the end of a line (`BIBIM.OCTOPU  T1   $13.99`). */
+const TRAILING_AMOUNT = /(?:^|\s)(-?[$€£]?\s?-?\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}-?)\s*(?:[A-Z]{1,3})?$/u;
+
+/**
+ * Items of a table printed without a header (till receipts): the run of lines right above the
+ * first subtotal or total line that each hold a description and end with an amount. Read only
+ * when no header was found; at least two such lines are needed.
+ */
+function headerlessRows(lines: TextLine[], itemFields: FieldDefinition[], style: DocumentStyle): { rows: TableRow[]; used: number[] } | undefined {
+	const description = itemFields.find((field) => field.name === 'description') ?? itemFields.find((field) => fieldTypeOf(field) === 'string');
+	const amount = itemFields.find((field) => field.name === 'amount') ?? itemFields.find((field) => fieldTypeOf(field) === 'currency');
+	if (!description || !amount) return undefined;
+	const end = lines.findIndex((line) => isEndLine(line));
+	if (end <= 0) return undefined;
+	const found: Array<{ line: TextLine; row: TableRow }> = [];
+	let gaps = 0;
+	for (let index = end - 1; index >= 0 && lines[index].page === lines[end].page; index--) {
+		const line = lines[index];
+		const match = TRAILING_AMOUNT.exec(line.text.trim());
+		const text = match ? line.text.trim().slice(0, line.text.trim().length - match[0].length).trim() : '';
+		if (!match || !/\p{L}{3,}/u.test(text) || /:/.test(text) || SUMMARY_WORDS.test(text)) {
+			// A count line (`4.00xITEMS`) or blank line between the items and the subtotal.
+			if (found.length === 0 && gaps < 1) {
+				gaps++;
+				continue;
+			}
+			break;
+		}
+		const value = normalizeValue(fieldTypeOf(amount), match[1], style);
+		if (!value || typeof value.value !== 'number') break;
+		const row: TableRow = Object.fromEntries(itemFields.map((field) => [field.name, null]));
+		const quantity = itemFields.find((field) => field.name === 'quantity');
+		const leading = /^(\d{1,3})\s+(?=\p{L})/u.exec(text);
+		row[description.name] = (leading && quantity ? text.slice(leading[0].length) : text).replace(/\s{2,}/gu, ' ');
+		if (leading && quantity) row[quantity.name] = Number(leading[1]);
+		row[amount.name] = value.value;
+		found.unshift({ line, row });
+	}
+	if (found.length < 2) return undefined;
+	return { rows: found.map((entry) => entry.row), used: found.map((entry) => entry.line.index) };
+}
+
 /**
  * Reads a table field: finds the header line whose cells name the columns, then reads the rows
  * under it, cell by column position, until a blank, total or subtotal line, the page's end or
@@ -156,6 +223,12 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 			if (line.page !== headerLine.page) break;
 			if (line.cells.length === 0) {
 				if (result.rows.length === segmentStart && lines[index - 1] === headerLine) continue;
+				// One blank line between rows (a wrapped description, then air): go on when a full row follows.
+				const next = lines[index + 1];
+				if (hasTypedColumns && result.rows.length > segmentStart && next && next.page === line.page && next.cells.length > 0 && !isEndLine(next) && !readHeader(next, itemFields)) {
+					const ahead = readRow(next, header.columns, itemFields, style);
+					if (ahead.typedValues >= 2 && hasDescription(ahead.row, itemFields)) continue;
+				}
 				break;
 			}
 			if (isEndLine(line) || readHeader(line, itemFields)) break;
@@ -171,6 +244,17 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 			result.notes.push(...read.notes);
 			cellsSeen += read.cells;
 			cellsParsed += read.parsedCells;
+		}
+	}
+	if (result.headers.length === 0 && hasTypedColumns) {
+		const headerless = headerlessRows(lines, itemFields, style);
+		if (headerless) {
+			result.rows = headerless.rows;
+			headerless.used.forEach((line) => result.usedLines.add(line));
+			result.notes.push('no header: the lines above the subtotal/total that end with an amount');
+			result.confidence = 0.6;
+			result.source = lines.find((line) => line.index === headerless.used[0])?.text.trim();
+			return result;
 		}
 	}
 	if (result.rows.length > 0) {

@@ -14,6 +14,13 @@ export interface ReadDocument {
 	problem?: DocumentProblem;
 	/** ISO 639-1 guess, e.g. 'en', 'de', 'es', 'fr'. */
 	language?: string;
+	/** Words read by OCR with the engine's confidence (0-100); absent when no OCR ran. */
+	ocrWords?: OcrWordConfidence[];
+}
+
+export interface OcrWordConfidence {
+	text: string;
+	confidence: number;
 }
 
 /** Spec 2.2. `type` and `value_type` are aliases. */

@@ -1,26 +1,27 @@
 /**
- * The words documents print next to values, in English, German, Spanish and French, keyed by
+ * The words documents print next to values, in English, German, Spanish, French, Dutch, Italian
+ * and Portuguese, keyed by
  * the field names of the ready-made templates (test/sandbox/templates.ts). A user-created
  * template that reuses one of these names benefits from them too; any other field is found by
  * its label and its humanised name alone.
  */
 export const FIELD_SYNONYMS: Record<string, string[]> = {
 	// Invoices, quotes, orders
-	invoice_number: ['invoice number', 'invoice no.', 'invoice #', 'invoice nr.', 'invoice id', 'rechnungsnummer', 'rechnungs-nr.', 'rechnungsnr.', 'rechnung nr.', 're-nr.', 'nº factura', 'número de factura', 'factura nº', 'nº de factura', 'n° facture', 'numéro de facture', 'facture n°'],
-	invoice_date: ['invoice date', 'date of issue', 'issue date', 'date', 'rechnungsdatum', 'datum', 'fecha de factura', 'fecha de emisión', 'fecha', 'date de facture', "date d'émission"],
-	due_date: ['due date', 'payment due', 'due by', 'pay by', 'fälligkeitsdatum', 'fällig am', 'zahlbar bis', 'fecha de vencimiento', 'vencimiento', "date d'échéance", 'échéance'],
-	supplier_name: ['supplier', 'vendor', 'seller', 'issued by', 'lieferant', 'verkäufer', 'rechnungssteller', 'absender', 'proveedor', 'emisor', 'vendedor', 'fournisseur', 'vendeur', 'émetteur', 'expéditeur'],
-	supplier_vat_id: ['vat id', 'vat no.', 'vat number', 'vat reg. no.', 'tax id', 'ust-idnr.', 'ust-id', 'ust-id-nr.', 'umsatzsteuer-id', 'nif', 'cif', 'nif/cif', 'n° tva', 'numéro de tva', 'tva intracommunautaire'],
-	customer_name: ['customer', 'client', 'bill to', 'billed to', 'invoice to', 'sold to', 'kunde', 'rechnungsempfänger', 'cliente', 'facturar a', 'facturé à'],
+	invoice_number: ['invoice number', 'invoice no.', 'invoice #', 'invoice nr.', 'invoice id', 'rechnungsnummer', 'rechnungs-nr.', 'rechnungsnr.', 'rechnung nr.', 're-nr.', 'nº factura', 'número de factura', 'factura nº', 'nº de factura', 'n° facture', 'numéro de facture', 'facture n°', 'invoice', 'invoice no', 'bill no.', 'bill number', 'document no.', 'factuurnummer', 'factuurnr.', 'factuur nr.', 'factuur', 'numero fattura', 'fattura n.', 'fattura nr.', 'n. fattura', 'nr. fattura', 'número da fatura', 'fatura n.º', 'fatura nº', 'n.º fatura', 'nº da fatura', 'rechnung', 'facture', 'factura'],
+	invoice_date: ['invoice date', 'date of issue', 'issue date', 'date', 'rechnungsdatum', 'datum', 'fecha de factura', 'fecha de emisión', 'fecha', 'date de facture', "date d'émission", 'invoice dt', 'billing date', 'bill date', 'dated', 'factuurdatum', 'data fattura', 'data documento', 'data emissione', 'data', 'data da fatura', 'data de emissão', 'fecha factura', 'leistungsdatum', 'facture du', 'invoice dated', 'rechnung vom', 'factuur van'],
+	due_date: ['due date', 'invoice due date', 'payment due date', 'payment due', 'due by', 'pay by', 'fälligkeitsdatum', 'fällig am', 'zahlbar bis', 'fecha de vencimiento', 'vencimiento', "date d'échéance", 'échéance', 'due', 'vervaldatum', 'te betalen voor', 'uiterste betaaldatum', 'betalen voor', 'scadenza', 'data scadenza', 'data de vencimento', 'vencimento', 'date limite de paiement', 'à payer avant le', 'payable before'],
+	supplier_name: ['supplier', 'vendor', 'seller', 'issued by', 'lieferant', 'verkäufer', 'rechnungssteller', 'absender', 'proveedor', 'emisor', 'vendedor', 'fournisseur', 'vendeur', 'émetteur', 'expéditeur', 'sold by', 'leverancier', 'verkoper', 'fornitore', 'venditore', 'cedente', 'fornecedor', 'emitente'],
+	supplier_vat_id: ['vat id', 'vat no.', 'vat number', 'vat reg. no.', 'tax id', 'ust-idnr.', 'ust-id', 'ust-id-nr.', 'umsatzsteuer-id', 'nif', 'cif', 'nif/cif', 'n° tva', 'numéro de tva', 'tva intracommunautaire', 'vat reg no', 'vat registration number', 'vat reg. number', 'gst no.', 'btw-nummer', 'btw nummer', 'btw nr.', 'btw-nr.', 'btw-id', 'btw id', 'partita iva', 'p.iva', 'p. iva', 'nº contribuinte', 'contribuinte', 'nif/nipc', 'numéro de tva intracommunautaire', 'tva intracom', 'vat', 'tva', 'btw', 'gst', 'ust-id-nr', 'ust.-id-nr.', 'ust.-idnr.'],
+	customer_name: ['customer', 'client', 'bill to', 'billed to', 'invoice to', 'sold to', 'kunde', 'rechnungsempfänger', 'cliente', 'facturar a', 'facturé à', 'klant', 'klantnaam', 'factuuradres', 'cliente', 'destinatario', 'cessionario', 'adquirente'],
 	customer_vat_id: ['customer vat id', 'customer vat no.', 'your vat id', 'ihre ust-idnr.', 'kunden-ust-idnr.', 'nif cliente', 'cif cliente', 'tva client'],
-	order_number: ['order number', 'order no.', 'po number', 'po no.', 'your order', 'bestellnummer', 'bestell-nr.', 'auftragsnummer', 'ihre bestellung', 'número de pedido', 'nº pedido', 'pedido nº', 'n° de commande', 'numéro de commande', 'commande n°'],
-	currency: ['currency', 'währung', 'moneda', 'divisa', 'devise'],
-	subtotal: ['subtotal', 'sub-total', 'net amount', 'net total', 'total net', 'total before tax', 'zwischensumme', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'importe neto', 'sous-total', 'total ht', 'montant ht'],
-	tax_rate: ['tax rate', 'vat rate', 'mwst.-satz', 'mwst-satz', 'steuersatz', 'ust-satz', 'tipo de iva', 'tipo iva', 'taux de tva', 'taux tva'],
-	tax_amount: ['tax amount', 'tax', 'vat', 'sales tax', 'total tax', 'total vat', 'vat amount', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'cuota iva', 'importe iva', 'tva', 'montant tva', 'total tva'],
-	total: ['total', 'total due', 'amount due', 'grand total', 'total amount', 'invoice total', 'balance due', 'gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'summe brutto', 'gesamt brutto', 'zu zahlen', 'endbetrag', 'total factura', 'importe total', 'total a pagar', 'total ttc', 'montant ttc', 'net à payer', 'montant total'],
+	order_number: ['order number', 'order no.', 'po number', 'po no.', 'your order', 'bestellnummer', 'bestell-nr.', 'auftragsnummer', 'ihre bestellung', 'número de pedido', 'nº pedido', 'pedido nº', 'n° de commande', 'numéro de commande', 'commande n°', 'bestelnummer', 'ordernummer', 'order nr.', 'numero ordine', 'ordine n.', 'número da encomenda', 'encomenda nº', 'n° commande'],
+	currency: ['currency', 'währung', 'moneda', 'divisa', 'devise', 'valuta', 'moeda'],
+	subtotal: ['subtotal', 'sub-total', 'net amount', 'net total', 'total net', 'total before tax', 'zwischensumme', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'importe neto', 'sous-total', 'total ht', 'montant ht', 'total excl. vat', 'total excluding vat', 'total excl. tax', 'amount before tax', 'net value', 'total hors tva', 'montant hors tva', 'total h.t.', 'nettosumme', 'netto summe', 'summe netto', 'subtotaal', 'totaal excl. btw', 'totaal exclusief btw', 'netto bedrag', 'excl. btw', 'imponibile', 'totale imponibile', 'subtotale', 'total sem iva', 'base tributável', 'valor líquido'],
+	tax_rate: ['tax rate', 'vat rate', 'mwst.-satz', 'mwst-satz', 'steuersatz', 'ust-satz', 'tipo de iva', 'tipo iva', 'taux de tva', 'taux tva', 'btw-tarief', 'btw tarief', 'aliquota iva', 'aliquota', 'taxa de iva', 'taxa iva'],
+	tax_amount: ['tax amount', 'tax', 'vat', 'sales tax', 'total tax', 'total vat', 'vat amount', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'cuota iva', 'importe iva', 'tva', 'montant tva', 'total tva', 'btw', 'btw-bedrag', 'btw bedrag', 'totaal btw', 'importo iva', 'totale iva', 'valor do iva', 'valor iva', 'total iva', 'gst', 'hst', 'mwst.-betrag', 'enthaltene mwst.', 'steuerbetrag', 'tva totale'],
+	total: ['total', 'total due', 'total charges', 'current charges', 'new charges', 'amount due', 'grand total', 'total amount', 'invoice total', 'balance due', 'gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'summe brutto', 'gesamt brutto', 'zu zahlen', 'endbetrag', 'total factura', 'importe total', 'total a pagar', 'total ttc', 'montant ttc', 'net à payer', 'montant total', 'gross amount', 'amount payable', 'total payable', 'total incl. vat', 'total including vat', 'total inc. vat', 'total to pay', 'bruttobetrag', 'rechnungssumme', 'gesamtbetrag brutto', 'total à payer', 'montant à payer', 'montant ttc', 'total t.t.c.', 'totaal', 'totaalbedrag', 'te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'totaal te betalen', 'totale', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'netto a pagare', 'total a pagar', 'valor total', 'total da fatura', 'valor a pagar'],
 	iban: ['iban'],
-	payment_terms: ['payment terms', 'terms', 'zahlungsbedingungen', 'zahlungsziel', 'condiciones de pago', 'forma de pago', 'conditions de paiement', 'modalités de paiement'],
+	payment_terms: ['payment terms', 'terms', 'zahlungsbedingungen', 'zahlungsziel', 'condiciones de pago', 'forma de pago', 'conditions de paiement', 'modalités de paiement', 'betalingstermijn', 'betalingsvoorwaarden', 'termini di pagamento', 'condizioni di pagamento', 'condições de pagamento'],
 	quote_number: ['quote number', 'quote no.', 'quotation no.', 'estimate no.', 'quote #', 'angebotsnummer', 'angebot nr.', 'angebots-nr.', 'nº presupuesto', 'número de presupuesto', 'presupuesto nº', 'n° devis', 'numéro de devis', 'devis n°'],
 	quote_date: ['quote date', 'date', 'angebotsdatum', 'datum', 'fecha del presupuesto', 'fecha', 'date du devis'],
 	valid_until: ['valid until', 'valid to', 'expiry date', 'gültig bis', 'angebot gültig bis', 'válido hasta', 'validez', "valable jusqu'au", 'validité'],
@@ -29,13 +30,13 @@ export const FIELD_SYNONYMS: Record<string, string[]> = {
 	requested_delivery_date: ['delivery date', 'requested delivery date', 'deliver by', 'liefertermin', 'lieferdatum', 'fecha de entrega', 'date de livraison'],
 	buyer_name: ['buyer', 'purchaser', 'ordered by', 'besteller', 'auftraggeber', 'comprador', 'acheteur'],
 	// Receipts
-	merchant_name: ['merchant', 'store', 'shop', 'händler', 'geschäft', 'comercio', 'tienda', 'magasin', 'commerçant'],
+	merchant_name: ['merchant', 'store', 'shop', 'händler', 'geschäft', 'comercio', 'tienda', 'magasin', 'commerçant', 'winkel', 'negozio', 'loja'],
 	merchant_address: ['address', 'adresse', 'anschrift', 'dirección'],
-	merchant_vat_id: ['vat id', 'vat no.', 'vat number', 'tax id', 'ust-idnr.', 'steuer-nr.', 'st.-nr.', 'nif', 'cif', 'n° tva'],
-	receipt_number: ['receipt number', 'receipt no.', 'receipt #', 'transaction no.', 'ticket no.', 'bon-nr.', 'belegnummer', 'beleg-nr.', 'nº ticket', 'ticket nº', 'nº recibo', 'n° ticket', 'ticket n°'],
-	purchase_date: ['date', 'purchase date', 'datum', 'fecha', 'date'],
-	purchase_time: ['time', 'uhrzeit', 'zeit', 'hora', 'heure'],
-	payment_method: ['payment method', 'paid by', 'payment', 'zahlungsart', 'bezahlt mit', 'zahlung', 'forma de pago', 'método de pago', 'pago', 'mode de paiement', 'paiement'],
+	merchant_vat_id: ['vat', 'tva', 'btw', 'vat id', 'vat no.', 'vat number', 'tax id', 'ust-idnr.', 'steuer-nr.', 'st.-nr.', 'nif', 'cif', 'n° tva', 'btw-nummer', 'btw nr.', 'partita iva', 'p.iva', 'contribuinte', 'vat reg no', 'gst no.'],
+	receipt_number: ['receipt number', 'receipt no.', 'receipt #', 'transaction no.', 'ticket no.', 'bon-nr.', 'belegnummer', 'beleg-nr.', 'nº ticket', 'ticket nº', 'nº recibo', 'n° ticket', 'ticket n°', 'bonnummer', 'bon nr.', 'numero scontrino', 'scontrino n.', 'recibo nº', 'talão nº', 'receipt'],
+	purchase_date: ['date', 'purchase date', 'datum', 'fecha', 'date', 'data', 'transaction date'],
+	purchase_time: ['time', 'uhrzeit', 'zeit', 'hora', 'heure', 'tijd', 'ora', 'hora'],
+	payment_method: ['payment method', 'paid by', 'payment', 'zahlungsart', 'bezahlt mit', 'zahlung', 'forma de pago', 'método de pago', 'pago', 'mode de paiement', 'paiement', 'betaalwijze', 'betaald met', 'pagamento', 'metodo di pagamento', 'forma de pagamento', 'meio de pagamento'],
 	// Delivery notes
 	delivery_note_number: ['delivery note number', 'delivery note no.', 'delivery no.', 'packing slip no.', 'lieferscheinnummer', 'lieferschein-nr.', 'lieferschein nr.', 'nº albarán', 'albarán nº', 'número de albarán', 'n° bon de livraison', 'bon de livraison n°'],
 	delivery_date: ['delivery date', 'shipping date', 'ship date', 'lieferdatum', 'versanddatum', 'datum', 'fecha de entrega', 'fecha de envío', 'date de livraison', "date d'expédition"],
@@ -75,11 +76,11 @@ export const FIELD_SYNONYMS: Record<string, string[]> = {
 	opening_balance: ['opening balance', 'previous balance', 'balance brought forward', 'starting balance', 'alter kontostand', 'anfangssaldo', 'alter saldo', 'saldo anterior', 'saldo inicial', 'ancien solde', 'solde initial', 'solde précédent'],
 	closing_balance: ['closing balance', 'new balance', 'ending balance', 'final balance', 'neuer kontostand', 'endsaldo', 'neuer saldo', 'saldo final', 'saldo actual', 'nouveau solde', 'solde final'],
 	// Table columns
-	description: ['description', 'item', 'items', 'article', 'product', 'service', 'details', 'bezeichnung', 'beschreibung', 'artikel', 'leistung', 'verwendungszweck', 'buchungstext', 'descripción', 'concepto', 'artículo', 'producto', 'désignation', 'libellé', 'description', 'article'],
-	quantity: ['quantity', 'qty', 'qty.', 'units', 'menge', 'anzahl', 'stück', 'cantidad', 'cant.', 'uds.', 'quantité', 'qté'],
+	description: ['description', 'item', 'items', 'article', 'product', 'products', 'service', 'services', 'details', 'item description', 'particulars', 'bezeichnung', 'beschreibung', 'artikel', 'leistung', 'verwendungszweck', 'buchungstext', 'descripción', 'concepto', 'artículo', 'producto', 'désignation', 'libellé', 'description', 'article', 'omschrijving', 'descrizione', 'articolo', 'descrição', 'artigo', 'produto'],
+	quantity: ['quantity', 'qty', 'qty.', 'units', 'menge', 'anzahl', 'stück', 'cantidad', 'cant.', 'uds.', 'quantité', 'qté', 'aantal', 'hoeveelheid', 'quantità', 'qtà', 'q.tà', 'quantidade', 'qtd', 'qtd.', 'qty.', 'hrs/qty'],
 	unit: ['unit', 'uom', 'einheit', 'me', 'unidad', 'ud.', 'unité'],
-	unit_price: ['unit price', 'price', 'rate', 'price/unit', 'einzelpreis', 'preis', 'e-preis', 'stückpreis', 'precio unitario', 'precio', 'precio/ud.', 'prix unitaire', 'prix unit.', 'p.u.', 'prix'],
-	amount: ['amount', 'total', 'line total', 'net', 'betrag', 'gesamt', 'gesamtpreis', 'summe', 'importe', 'total', 'montant', 'total ht'],
+	unit_price: ['unit price', 'price', 'rate', 'price/unit', 'einzelpreis', 'preis', 'e-preis', 'stückpreis', 'precio unitario', 'precio', 'precio/ud.', 'prix unitaire', 'prix unit.', 'p.u.', 'prix', 'prijs', 'stukprijs', 'eenheidsprijs', 'prezzo', 'prezzo unitario', 'preço', 'preço unitário', 'unit cost'],
+	amount: ['amount', 'total', 'line total', 'net', 'betrag', 'gesamt', 'gesamtpreis', 'summe', 'importe', 'total', 'montant', 'total ht', 'bedrag', 'totaal', 'importo', 'totale', 'valor', 'montante'],
 	article_number: ['article no.', 'item no.', 'sku', 'part no.', 'product code', 'art.-nr.', 'artikelnummer', 'artikel-nr.', 'referencia', 'ref.', 'código', 'référence', 'réf.'],
 	date: ['date', 'booking date', 'value date', 'datum', 'buchungstag', 'buchungsdatum', 'valuta', 'fecha', 'fecha valor', 'date', 'date de valeur'],
 	debit: ['debit', 'debits', 'withdrawals', 'paid out', 'money out', 'soll', 'belastung', 'lastschrift', 'cargo', 'cargos', 'débito', 'débit'],
@@ -92,8 +93,8 @@ export const FIELD_SYNONYMS: Record<string, string[]> = {
  * Automatic mode (spec 4.2) weighs them beside the field labels.
  */
 export const DOCUMENT_KEYWORDS: Record<string, string[]> = {
-	invoice: ['invoice', 'tax invoice', 'rechnung', 'factura', 'facture'],
-	receipt: ['receipt', 'sales receipt', 'thank you for your purchase', 'kassenbon', 'kassenbeleg', 'quittung', 'beleg', 'ticket', 'recibo', 'ticket de caja', 'reçu', 'ticket de caisse'],
+	invoice: ['invoice', 'tax invoice', 'rechnung', 'factura', 'facture', 'factuur', 'fattura', 'fatura', 'fatura-recibo'],
+	receipt: ['receipt', 'sales receipt', 'thank you for your purchase', 'kassenbon', 'kassenbeleg', 'quittung', 'beleg', 'ticket', 'recibo', 'ticket de caja', 'reçu', 'ticket de caisse', 'kassabon', 'kassabon', 'scontrino', 'ricevuta', 'talão'],
 	'delivery note': ['delivery note', 'packing slip', 'dispatch note', 'lieferschein', 'albarán', 'albaran', 'nota de entrega', 'bon de livraison'],
 	quote: ['quote', 'quotation', 'estimate', 'offer', 'angebot', 'kostenvoranschlag', 'presupuesto', 'cotización', 'devis'],
 	'purchase order': ['purchase order', 'bestellung', 'orden de compra', 'pedido', 'bon de commande'],
@@ -103,12 +104,12 @@ export const DOCUMENT_KEYWORDS: Record<string, string[]> = {
 };
 
 /** Lines that end a table (spec: read rows "until a blank/total/subtotal line"). */
-export const TABLE_END_WORDS = ['total', 'subtotal', 'sub-total', 'sum', 'net', 'carried forward', 'balance carried forward', 'summe', 'zwischensumme', 'gesamt', 'übertrag', 'netto', 'total factura', 'base imponible', 'suma', 'sous-total', 'total ht', 'report', 'à reporter', 'closing balance', 'neuer kontostand', 'saldo final', 'nouveau solde'];
+export const TABLE_END_WORDS = ['total', 'subtotal', 'sub-total', 'sum', 'net', 'carried forward', 'balance carried forward', 'summe', 'zwischensumme', 'gesamt', 'übertrag', 'netto', 'total factura', 'base imponible', 'suma', 'sous-total', 'total ht', 'totaal', 'subtotaal', 'totale', 'subtotale', 'imponibile', 'report', 'à reporter', 'closing balance', 'neuer kontostand', 'saldo final', 'nouveau solde'];
 
 /**
  * Labels that name a rate only when a percentage follows them (`VAT 19%: 190.00` carries both
  * the tax rate and the tax amount).
  */
 export const PERCENT_SYNONYMS: Record<string, string[]> = {
-	tax_rate: ['vat', 'tax', 'sales tax', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'iva', 'tva'],
+	tax_rate: ['vat', 'tax', 'sales tax', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'iva', 'tva', 'btw', 'gst'],
 };

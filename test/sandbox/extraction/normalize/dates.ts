@@ -13,18 +13,18 @@ export interface ParsedDate {
 }
 
 const MONTH_NAMES: Array<[number, string[]]> = [
-	[1, ['january', 'jan', 'januar', 'janner', 'enero', 'ene', 'janvier', 'janv']],
-	[2, ['february', 'feb', 'februar', 'febrero', 'fevrier', 'fevr', 'fev']],
-	[3, ['march', 'mar', 'marz', 'maerz', 'marzo', 'mars']],
-	[4, ['april', 'apr', 'abril', 'abr', 'avril', 'avr']],
-	[5, ['may', 'mai', 'mayo']],
-	[6, ['june', 'jun', 'juni', 'junio', 'juin']],
-	[7, ['july', 'jul', 'juli', 'julio', 'juillet', 'juil']],
-	[8, ['august', 'aug', 'agosto', 'ago', 'aout']],
-	[9, ['september', 'sep', 'sept', 'septiembre', 'setiembre', 'septembre']],
-	[10, ['october', 'oct', 'oktober', 'okt', 'octubre', 'octobre']],
-	[11, ['november', 'nov', 'noviembre', 'novembre']],
-	[12, ['december', 'dec', 'dezember', 'dez', 'diciembre', 'dic', 'decembre']],
+	[1, ['january', 'jan', 'januar', 'janner', 'enero', 'ene', 'janvier', 'janv', 'januari', 'gennaio', 'gen', 'janeiro']],
+	[2, ['february', 'feb', 'februar', 'febrero', 'fevrier', 'fevr', 'fev', 'februari', 'febbraio', 'fevereiro']],
+	[3, ['march', 'mar', 'marz', 'maerz', 'marzo', 'mars', 'maart', 'mrt', 'marco']],
+	[4, ['april', 'apr', 'abril', 'abr', 'avril', 'avr', 'aprile']],
+	[5, ['may', 'mai', 'mayo', 'mei', 'maggio', 'mag', 'maio']],
+	[6, ['june', 'jun', 'juni', 'junio', 'juin', 'giugno', 'giu', 'junho']],
+	[7, ['july', 'jul', 'juli', 'julio', 'juillet', 'juil', 'luglio', 'lug', 'julho']],
+	[8, ['august', 'aug', 'agosto', 'ago', 'aout', 'augustus', 'agosto']],
+	[9, ['september', 'sep', 'sept', 'septiembre', 'setiembre', 'septembre', 'settembre', 'set', 'setembro']],
+	[10, ['october', 'oct', 'oktober', 'okt', 'octubre', 'octobre', 'ottobre', 'ott', 'outubro', 'out']],
+	[11, ['november', 'nov', 'noviembre', 'novembre', 'novembro']],
+	[12, ['december', 'dec', 'dezember', 'dez', 'diciembre', 'dic', 'decembre', 'dicembre', 'dezembro']],
 ];
 const MONTHS = new Map(MONTH_NAMES.flatMap(([month, names]) => names.map((name) => [name, month] as const)));
 
@@ -45,8 +45,18 @@ function iso(year: number, month: number, day: number): string | undefined {
 
 const ISO_DATE = /(?<!\d)(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?!\d)/u;
 const NUMERIC_DATE = /(?<!\d)(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/u;
-const DAY_MONTH_NAME = /(?<!\d)(\d{1,2})(?:st|nd|rd|th|er)?\.?\s*(?:de\s+)?(\p{L}{3,})\.?,?\s*(?:de\s+)?(\d{4})(?!\d)/u;
-const MONTH_NAME_DAY = /(\p{L}{3,})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})(?!\d)/u;
+const DAY_MONTH_NAME = /(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|o|º)?\.?[\s-]*(?:de\s+)?(\p{L}{3,})\.?\s*[,-]?\s*(?:de\s+)?(\d{4}|\d{2})(?![\d:])/u;
+const MONTH_NAME_DAY = /(\p{L}{3,})\.?\s*[\s-]\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)/u;
+
+/** The first match whose month group is a month name (`10 pcs 2020 ... 3 Aug 2014`: the second). */
+function firstWithMonth(text: string, pattern: RegExp, group: number): RegExpExecArray | null {
+	const global = new RegExp(pattern.source, 'gu');
+	for (let match = global.exec(text); match; match = global.exec(text)) {
+		if (MONTHS.has(match[group])) return match;
+		global.lastIndex = match.index + 1;
+	}
+	return null;
+}
 
 export interface DateOptions {
 	/** Read `03/05/2026` as March 5 (US style) instead of 3 May. */
@@ -77,12 +87,12 @@ export function parseDate(raw: string, options: DateOptions = {}): ParsedDate | 
 			return { value, text, notes, ambiguous };
 		}
 	}
-	match = DAY_MONTH_NAME.exec(folded);
+	match = firstWithMonth(folded, DAY_MONTH_NAME, 2);
 	if (match && MONTHS.has(match[2])) {
-		const value = iso(Number(match[3]), MONTHS.get(match[2]) ?? 0, Number(match[1]));
+		const value = iso(fullYear(Number(match[3])), MONTHS.get(match[2]) ?? 0, Number(match[1]));
 		if (value) return { value, text: match[0], notes: ['month name read'], ambiguous: false };
 	}
-	match = MONTH_NAME_DAY.exec(folded);
+	match = firstWithMonth(folded, MONTH_NAME_DAY, 1);
 	if (match && MONTHS.has(match[1])) {
 		const value = iso(Number(match[3]), MONTHS.get(match[1]) ?? 0, Number(match[2]));
 		if (value) return { value, text: match[0], notes: ['month name read'], ambiguous: false };

@@ -1,0 +1,160 @@
+import { describe, expect, it } from 'vitest';
+import { READY_MADE_TEMPLATES } from '../templates';
+import { averageConfidence, extractData } from './extract';
+import { parseDate } from './normalize';
+import { crossCheckAmounts } from './plausibility';
+import type { ScalarResult } from './scalar-fields';
+import type { ExtractedData, ReadDocument, TemplateLike } from './types';
+
+const TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({ ...template, scanner_id: `ready-${index}` }));
+const invoice = TEMPLATES.find((template) => template.name === 'Invoice') as TemplateLike;
+const receipt = TEMPLATES.find((template) => template.name === 'Receipt') as TemplateLike;
+
+function documentOf(text: string, extra: Partial<ReadDocument> = {}): ReadDocument {
+	return { kind: 'png', pages: 1, text, pageTexts: [text], language: 'en', ...extra };
+}
+
+function extract(template: TemplateLike, text: string, extra: Partial<ReadDocument> = {}): ExtractedData {
+	return extractData(template, documentOf(text, extra), { fileName: 'x.png', fileType: 'png' });
+}
+
+function field(data: ExtractedData, name: string) {
+	const found = data.fields.find((candidate) => candidate.name === name);
+	if (!found) throw new Error(`no field ${name}`);
+	return found;
+}
+
+function result(value: number, confidence = 0.9, alternatives: number[] = []): ScalarResult {
+	return {
+		value,
+		confidence,
+		source_fragment: `x ${value}`,
+		raw_candidates: [String(value)],
+		normalization_notes: 'label',
+		alternatives: alternatives.map((alternative) => ({ value: alternative, confidence: confidence - 0.1, source_fragment: `y ${alternative}`, notes: 'label' })),
+	};
+}
+
+describe('cross-checks of total, subtotal and tax', () => {
+	it('believes amounts that add up, and doubts amounts that do not', () => {
+		const good = crossCheckAmounts({ total: result(119, 0.8), subtotal: result(100, 0.8), tax: result(19, 0.8) });
+		expect([good.total?.confidence, good.subtotal?.confidence, good.tax?.confidence]).toEqual([0.95, 0.95, 0.95]);
+		const bad = crossCheckAmounts({ total: result(14.5), subtotal: result(11.7), tax: result(1.17) });
+		for (const checked of [bad.total, bad.subtotal, bad.tax]) expect(checked?.confidence).toBeLessThan(0.8);
+	});
+
+	it('takes the candidate that adds up over the nearest one (a total of 1 beside the real 319.00)', () => {
+		const checked = crossCheckAmounts({ total: result(1, 0.9, [319]), subtotal: result(268.07), tax: result(50.93) });
+		expect(checked.total?.value).toBe(319);
+		expect(checked.total?.confidence).toBeGreaterThanOrEqual(0.9);
+	});
+
+	it('restores a decimal point OCR lost, and derives a missing tax only at a usual rate, below 0.8', () => {
+		expect(crossCheckAmounts({ total: result(204.75), subtotal: result(195), tax: result(975) }).tax?.value).toBe(9.75);
+		const derived = crossCheckAmounts({ total: result(119), subtotal: result(100) }).tax;
+		expect(derived?.value).toBe(19);
+		expect(derived?.confidence).toBeLessThan(0.8);
+		expect(crossCheckAmounts({ total: result(150), subtotal: result(100) }).tax).toBeUndefined();
+	});
+
+	it('checks the subtotal against the line items', () => {
+		const checked = crossCheckAmounts({ subtotal: result(45, 0.75), lineAmounts: [20, 25] });
+		expect(checked.subtotal?.confidence).toBe(0.95);
+	});
+});
+
+describe('shape checks on labelled values', () => {
+	it('does not take the digits of a VAT ID, a date or a phone number as an amount, nor a total of 0', () => {
+		const data = extract(receipt, 'Total   0.00\nVAT 232 153 895\nTotal   10.20\n20% VAT   1.70');
+		expect(field(data, 'total').value).toBe(10.2);
+		expect(field(data, 'tax_amount').value).toBe(1.7);
+		expect(field(data, 'merchant_vat_id').value).toBe('232153895');
+	});
+
+	it('an invoice number has digits and is not a date; "No.:" is not part of it', () => {
+		const data = extract(invoice, 'Receipt # No.: 1234\nInvoice Number   Invoice Date\nInvoice #   No.: 4711\nInvoice Date  3/8/2014');
+		expect(field(data, 'invoice_number').value).toBe('4711');
+		const dated = extract(invoice, 'Invoice No.  29/01/2021');
+		expect(field(dated, 'invoice_number').value).toBeNull();
+	});
+
+	it('keeps a value whose OCR words were doubtful below 0.8', () => {
+		const text = 'Invoice Date:   2018-05-25\nInvoice Number:   14';
+		const words = [
+			{ text: '2018-05-25', confidence: 59 },
+			{ text: '14', confidence: 95 },
+		];
+		const data = extract(invoice, text, { ocrWords: words });
+		expect(field(data, 'invoice_date').confidence).toBeLessThan(0.8);
+		expect(field(data, 'invoice_number').confidence).toBeGreaterThanOrEqual(0.8);
+	});
+});
+
+describe('labels in more languages and places', () => {
+	it('finds a label followed by a colon inside a run of text, its value ending at the next label', () => {
+		const data = extract(invoice, 'Date: 12.01.2020 Invoice No: 123-A Due date: 11.02.2020');
+		expect([field(data, 'invoice_date').value, field(data, 'invoice_number').value, field(data, 'due_date').value]).toEqual(['2020-01-12', '123-A', '2020-02-11']);
+	});
+
+	it('reads Dutch, Italian and Portuguese labels', () => {
+		const nl = extract(invoice, 'Factuurnummer:  2024-017\nFactuurdatum:  3 augustus 2014\nSubtotaal   100,00\nBTW 21%   21,00\nTotaal   121,00');
+		expect([field(nl, 'invoice_number').value, field(nl, 'invoice_date').value, field(nl, 'total').value]).toEqual(['2024-017', '2014-08-03', 121]);
+		const it = extract(invoice, 'Numero fattura:  A-55\nData fattura:  3 agosto 2014\nImponibile   100,00\nIVA 22%   22,00\nTotale documento   122,00');
+		expect([field(it, 'invoice_number').value, field(it, 'invoice_date').value, field(it, 'subtotal').value, field(it, 'total').value]).toEqual(['A-55', '2014-08-03', 100, 122]);
+		const pt = extract(invoice, 'Fatura nº  FT 2014/88\nData de emissão:  03/08/2014\nTotal a pagar   123,00');
+		expect([field(pt, 'invoice_number').value, field(pt, 'invoice_date').value, field(pt, 'total').value]).toEqual(['FT 2014/88', '2014-08-03', 123]);
+	});
+});
+
+describe('dates real invoices print', () => {
+	it.each([
+		['August 3 , 2014', '2014-08-03'],
+		['3 Aug 2014', '2014-08-03'],
+		['03.08.2014', '2014-08-03'],
+		['2014-08-03', '2014-08-03'],
+		['3/8/14', '2014-08-03'],
+		['26-Feb-16', '2016-02-26'],
+		['3 augustus 2014', '2014-08-03'],
+		['3 agosto 2014', '2014-08-03'],
+		['3 de agosto de 2014', '2014-08-03'],
+		['12 mei 2020', '2020-05-12'],
+		['10 pcs 2020, 3 Aug 2014', '2014-08-03'],
+	])('%s', (raw, expected) => {
+		expect(parseDate(raw)?.value).toBe(expected);
+	});
+});
+
+describe('the supplier without a label', () => {
+	it('is never a title or the customer block; a legal name wins over the first line', () => {
+		const data = extract(invoice, 'PAYMENT RECEIPT\nBill To\nJane Customer Ltd\n\nfrom the team at\nAcme Trading GmbH\nTotal  10.00');
+		expect(field(data, 'supplier_name').value).toBe('Acme Trading GmbH');
+		expect(field(data, 'supplier_name').confidence).toBeLessThan(0.8);
+	});
+
+	it('reads the legal name out of a footer line, and not a lower-case word that looks like a company form', () => {
+		const footer = extract(invoice, 'Pour régler sa facture\nTotal  10.00\n\nFree SAS au capital de 3 441 812 € - RCS Paris');
+		expect(field(footer, 'supplier_name').value).toBe('Free SAS');
+	});
+
+	it('joins a company form printed alone to the name above it', () => {
+		const data = extract(invoice, 'PHILIP MORRIS\nINCORPORATED\nTotal  10.00');
+		expect(field(data, 'supplier_name').value).toBe('PHILIP MORRIS INCORPORATED');
+	});
+});
+
+describe('line items without a header (till receipts)', () => {
+	it('reads the lines above the subtotal that end with an amount', () => {
+		const data = extract(receipt, 'CHOEUN KOREAN RESTAURANT\nBIBIM.OCTOPU   T1   $13.99\nPORK DUMPLIN   T1    $8.99\n   2.00xITEMS\nSUBTOTAL   $22.98\nTAX   $1.84\nTOTAL   $24.82');
+		const rows = field(data, 'items').value as Array<Record<string, unknown>>;
+		expect(rows.map((row) => row.amount)).toEqual([13.99, 8.99]);
+		expect(field(data, 'total').confidence).toBeGreaterThanOrEqual(0.9);
+	});
+});
+
+describe('document confidence', () => {
+	it('is low when most fields are missing, not the average of the one found', () => {
+		const data = extract(invoice, 'Invoice Number:  INV-1');
+		expect(field(data, 'invoice_number').confidence).toBeGreaterThan(0.8);
+		expect(averageConfidence(data, invoice)).toBeLessThan(0.3);
+	});
+});

@@ -1,0 +1,319 @@
+/**
+ * Whether a value read beside a label is believable, and how much: shape checks on each candidate
+ * (an invoice number has digits and is not a date or a phone number; an amount is not the digits
+ * of a VAT ID, a date or a phone number; a total is not 0) and, once every field has its
+ * candidates, cross-checks between fields (subtotal + tax = total; the line items add up to the
+ * subtotal or total). A value that passes a cross-check is believed (confidence >= 0.9); one that
+ * fails it, or that could not be checked while the document gave reasons for doubt, is kept below
+ * the review threshold the node suggests (0.8).
+ */
+import { fieldTypeOf, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
+import type { LabelSource } from './labels';
+import type { ScalarAlternative, ScalarResult } from './scalar-fields';
+import type { FieldDefinition, ScalarValue } from './types';
+
+export interface CandidateCheck {
+	/** Why the candidate is no value for the field at all. */
+	reject?: string;
+	/** Confidence taken off for a doubtful but possible value. */
+	cost: number;
+	notes: string[];
+	/** A corrected reading (an identifier without its `No.:`). */
+	normalized?: NormalizedValue;
+	/** Look at the label's other values too (amounts: `Total  1  319.00`). */
+	keepLooking: boolean;
+}
+
+/** The review threshold the node suggests; unchecked guesses stay below it. */
+export const REVIEW_THRESHOLD = 0.8;
+/** Fields holding a document's reference: invoice, order, receipt number... */
+const IDENTIFIER_FIELD = /(^|_)(number|no|nr)$/;
+const NOT_IDENTIFIER_FIELD = /(phone|mobile|fax|vat|iban|account|tax_id|package|count)/;
+const ID_PREFIX = /^(?:(?:no|nr|n[o°º]|num|number|nummer|numero|número)(?:\s*[.:#]\s*|\s+)|#\s*|:\s*)+/iu;
+const DATE_LIKE = /(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?!\d)/u;
+const TIME_LIKE = /(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/u;
+const PHONE_LIKE = /^(?:\+|00\d|\(\d{2,5}\)|tel|phone|fax)/iu;
+const IBAN_LIKE = /\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b/u;
+const VAT_LIKE = /\b[A-Z]{2}\s?(?:\d[\s.]?){8,12}\b|\b[A-Z]{2}\d{2,}[A-Z]\d{2}\b/u;
+const CURRENCY_WORDS = /^(?:[A-Z]{3}\b|[€$£¥₹]|-|cr\b|dr\b|ht\b|ttc\b)/iu;
+const TOTAL_FIELDS = new Set(['total', 'subtotal', 'amount_due', 'total_amount']);
+
+export function isIdentifierField(field: FieldDefinition): boolean {
+	return fieldTypeOf(field) === 'string' && IDENTIFIER_FIELD.test(field.name) && !NOT_IDENTIFIER_FIELD.test(field.name);
+}
+
+function checkIdentifier(raw: string, normalized: NormalizedValue): CandidateCheck {
+	const value = String(normalized.value).replace(ID_PREFIX, '').trim();
+	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: false };
+	if (!/\d/.test(value)) return { ...result, reject: 'an identifier has digits' };
+	// `PO Number:`: another label, its value elsewhere.
+	if (/:\s*$/u.test(value) || /\b(?:number|nummer|numero|número)\b/iu.test(value)) return { ...result, reject: 'a label, not an identifier' };
+	if (value.length > 30) return { ...result, reject: 'too long for an identifier' };
+	if (!/\d/.test(value.replace(new RegExp(DATE_LIKE, 'gu'), ' ').replace(new RegExp(TIME_LIKE, 'gu'), ' '))) return { ...result, reject: 'a date, not an identifier' };
+	if (PHONE_LIKE.test(raw.trim())) return { ...result, reject: 'a phone number, not an identifier' };
+	if (IBAN_LIKE.test(value.replace(/\s/g, ''))) return { ...result, reject: 'an IBAN, not an identifier' };
+	if (value !== normalized.value) {
+		result.normalized = { ...normalized, value, notes: [...normalized.notes, `removed '${String(normalized.value).slice(0, String(normalized.value).length - value.length).trim()}'`] };
+	}
+	// Several words with spaces: perhaps a label and its value run together.
+	if (/\s/.test(value) && value.split(/\s+/).length > 2) {
+		result.cost += 0.15;
+		result.notes.push('several words read as one identifier');
+	}
+	return result;
+}
+
+function checkAmount(field: FieldDefinition, raw: string, normalized: NormalizedValue, style: DocumentStyle): CandidateCheck {
+	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: true };
+	const text = normalized.text;
+	const at = raw.indexOf(text);
+	const value = typeof normalized.value === 'number' ? normalized.value : Number.NaN;
+	if (at >= 0) {
+		const before = raw.slice(0, at);
+		const after = raw.slice(at + text.length);
+		// Digits glued to letters (`20S`, `B3G2F`) are a code, not an amount.
+		if (/\p{L}$/u.test(before) && !/(?:[A-Z]{3}|[€$£¥₹])$/u.test(before)) return { ...result, reject: 'digits inside a word' };
+		if (/^\p{L}/u.test(after) && !CURRENCY_WORDS.test(after)) return { ...result, reject: 'digits inside a word' };
+		for (const pattern of [DATE_LIKE, TIME_LIKE]) {
+			const match = pattern.exec(raw);
+			if (match && match.index <= at + text.length && at <= match.index + match[0].length) return { ...result, reject: 'part of a date or time' };
+		}
+	}
+	// Other digits beside the amount (`2 5 S`, `1 2 02`): which of them is the amount is a guess.
+	const rest = at >= 0 ? `${raw.slice(0, at)} ${raw.slice(at + text.length)}` : raw;
+	if (/\d/.test(rest.replace(/\d+(?:[.,]\d+)?\s*%/gu, ''))) return { ...result, reject: 'other digits beside the amount' };
+	if (/\p{L}{3,}/u.test(rest.replace(/\b[A-Z]{3}\b/gu, '').replace(/\b(?:ht|ttc|incl|excl|net|brut|gross)\b\.?/giu, ''))) {
+		result.cost += 0.1;
+		result.notes.push('words beside the amount');
+	}
+	if (VAT_LIKE.test(raw) || IBAN_LIKE.test(raw.replace(/\s/g, ''))) return { ...result, reject: 'part of a VAT ID or IBAN' };
+	if (PHONE_LIKE.test(raw.trim()) && !/^[-+]?\s*[€$£]/u.test(raw.trim())) return { ...result, reject: 'a phone number' };
+	const hasDecimals = /[.,]\d{1,2}(?!\d)/u.test(text);
+	const digits = text.replace(/\D/g, '').length;
+	if (!hasDecimals && digits >= 7) return { ...result, reject: 'a long number without decimals: an identifier' };
+	if (TOTAL_FIELDS.has(field.name) && value === 0) return { ...result, reject: 'a total of 0' };
+	if (!hasDecimals && style.decimalSeparator !== undefined) {
+		result.cost += 0.15;
+		result.notes.push("no decimals where the document's amounts have them");
+	}
+	return result;
+}
+
+/** A VAT or tax ID: a country prefix and/or at least 7 digits (`GB 232 153 895`, `DE123456789`, `B12345678`). */
+function checkTaxId(normalized: NormalizedValue, labelText: string): CandidateCheck {
+	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: false };
+	const compact = String(normalized.value).replace(/[\s.\-/]/gu, '').toUpperCase();
+	const digits = compact.replace(/\D/gu, '').length;
+	if (digits >= 7 && /^[A-Z0-9]{7,16}$/u.test(compact)) return result;
+	// `VAT 19%: 190.00`: the word that also labels the tax amount names an ID only when one follows.
+	if (TAX_WORDS.has(labelText)) return { ...result, reject: 'not shaped like a VAT ID' };
+	// A labelled ID of the wrong shape is kept (the compliance block reports it), but doubted.
+	return { ...result, cost: 0.3, notes: ['not shaped like a VAT ID'] };
+}
+
+/** Words that label both a tax amount and a VAT ID. */
+const TAX_WORDS = new Set(['vat', 'tva', 'btw', 'gst', 'iva', 'mwst', 'ust']);
+
+function checkDate(normalized: NormalizedValue): CandidateCheck {
+	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: false };
+	const year = Number(String(normalized.value).slice(0, 4));
+	const now = new Date().getUTCFullYear();
+	if (year < 1980 || year > now + 10) {
+		result.cost += 0.3;
+		result.notes.push(`unlikely year ${year}`);
+	}
+	return result;
+}
+
+/** Shape checks on one labelled candidate. */
+export function checkCandidate(field: FieldDefinition, source: LabelSource, raw: string, normalized: NormalizedValue, style: DocumentStyle, labelText = ''): CandidateCheck {
+	const type = fieldTypeOf(field);
+	if (source === 'percent') return { cost: 0, notes: [], keepLooking: false };
+	if (type === 'currency' || (type === 'number' && /amount|total|tax|price/.test(field.name))) return checkAmount(field, raw, normalized, style);
+	if (type === 'date') return checkDate(normalized);
+	if (isIdentifierField(field)) return checkIdentifier(raw, normalized);
+	if (/vat_id$|tax_id$/.test(field.name) && fieldTypeOf(field) === 'string') return checkTaxId(normalized, labelText);
+	return { cost: 0, notes: [], keepLooking: false };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cross-checks between fields
+
+interface Option {
+	value: number | undefined;
+	confidence: number;
+	alternative?: ScalarAlternative;
+}
+
+function agrees(a: number, b: number): boolean {
+	return Math.abs(roundMoney(a - b)) <= 0.01;
+}
+
+function optionsOf(result: ScalarResult | undefined): Option[] {
+	const options: Option[] = [{ value: undefined, confidence: 0 }];
+	if (!result || typeof result.value !== 'number') return options;
+	options.push({ value: result.value, confidence: result.confidence });
+	for (const alternative of result.alternatives ?? []) {
+		if (typeof alternative.value === 'number') options.push({ value: alternative.value, confidence: alternative.confidence, alternative });
+	}
+	return options;
+}
+
+function setValue(result: ScalarResult, option: Option): ScalarResult {
+	if (!option.alternative) return result;
+	const { alternative } = option;
+	const others = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw }, ...(result.alternatives ?? [])].filter((entry) => entry.value !== alternative.value);
+	return {
+		...result,
+		value: alternative.value,
+		confidence: alternative.confidence,
+		source_fragment: alternative.source_fragment,
+		normalization_notes: alternative.notes,
+		raw: alternative.raw,
+		currency: alternative.currency ?? result.currency,
+		alternatives: others,
+	};
+}
+
+function adjust(result: ScalarResult, confidence: number, note: string): ScalarResult {
+	return { ...result, confidence: Math.round(confidence * 100) / 100, normalization_notes: result.normalization_notes ? `${result.normalization_notes}; ${note}` : note };
+}
+
+function derived(value: number, confidence: number, note: string): ScalarResult {
+	return { value: roundMoney(value), confidence, source_fragment: '', raw_candidates: [], normalization_notes: note };
+}
+
+/** VAT and sales-tax rates in use in Europe and North America, in percent. */
+const COMMON_RATES = [2.1, 2.5, 3, 4, 5, 5.5, 6, 7, 7.7, 8, 8.1, 8.5, 9, 10, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 27];
+
+function isCommonRate(tax: number, net: number): boolean {
+	if (net <= 0 || tax <= 0) return false;
+	const rate = (tax / net) * 100;
+	return COMMON_RATES.some((common) => Math.abs(common - rate) <= 0.06 || agrees((net * common) / 100, tax));
+}
+
+/** The highest usual rate (27 %) is 21 % of a gross total; a larger "tax" is something else. */
+const MAX_TAX_SHARE = 0.25;
+
+/** `975` read where `9.75` was printed: OCR lost the decimal point. */
+function sameDigits(a: number, b: number): boolean {
+	const digits = (value: number) => value.toFixed(2).replace(/\D/g, '').replace(/^0+/, '').replace(/0+$/, '');
+	return digits(a) === digits(b);
+}
+
+export interface AmountFields {
+	total?: ScalarResult;
+	subtotal?: ScalarResult;
+	tax?: ScalarResult;
+	/** Amounts of the line items read, when the template has a table of them. */
+	lineAmounts?: number[];
+}
+
+/**
+ * Chooses total, subtotal and tax among their candidates so that subtotal + tax = total (and the
+ * line items add up) where some choice does; believes values so checked, doubts values that
+ * contradict each other, and fills a missing one when the two others and a usual tax rate agree.
+ */
+export function crossCheckAmounts(fields: AmountFields): AmountFields {
+	let { total, subtotal, tax } = fields;
+	const lineSum = fields.lineAmounts && fields.lineAmounts.length > 0 ? roundMoney(fields.lineAmounts.reduce((a, b) => a + b, 0)) : undefined;
+	let best: { t: Option; s: Option; x: Option; score: number; checks: string[] } | undefined;
+	for (const t of optionsOf(total)) {
+		for (const s of optionsOf(subtotal)) {
+			for (const x of optionsOf(tax)) {
+				const checks: string[] = [];
+				let contradictions = 0;
+				if (t.value !== undefined && s.value !== undefined && x.value !== undefined) {
+					if (agrees(s.value + x.value, t.value)) checks.push('subtotal + tax = total');
+					else contradictions++;
+				} else if (t.value !== undefined && s.value !== undefined) {
+					if (s.value > t.value + 0.01) contradictions++;
+				}
+				if (t.value !== undefined && x.value !== undefined && x.value >= t.value && t.value > 0) contradictions++;
+				if (lineSum !== undefined) {
+					if (s.value !== undefined && agrees(lineSum, s.value)) checks.push('the line items add up to the subtotal');
+					else if (t.value !== undefined && agrees(lineSum, t.value)) checks.push('the line items add up to the total');
+				}
+				const score = t.confidence + s.confidence + x.confidence + checks.length * 2 - contradictions * 3;
+				if (!best || score > best.score + 1e-9) best = { t, s, x, score, checks };
+			}
+		}
+	}
+	if (!best) return fields;
+	// Keep a value the cross-check would drop; only swap in alternatives or confirm.
+	const pick = (result: ScalarResult | undefined, option: Option) => (result && option.value !== undefined ? setValue(result, option) : result);
+	total = pick(total, best.t);
+	subtotal = pick(subtotal, best.s);
+	tax = pick(tax, best.x);
+	const value = (result: ScalarResult | undefined) => (result && typeof result.value === 'number' ? result.value : undefined);
+	let [t, s, x] = [value(total), value(subtotal), value(tax)];
+
+	// A tax read without its decimal point, or missing, from total - subtotal at a usual rate.
+	if (t !== undefined && s !== undefined && s < t) {
+		const difference = roundMoney(t - s);
+		if (x !== undefined && !agrees(s + x, t) && sameDigits(x, difference) && tax) {
+			tax = { ...adjust(tax, 0.85, `read as ${difference}: total - subtotal has the same digits (decimal point lost)`), value: difference };
+			x = difference;
+		} else if (x === undefined && isCommonRate(difference, s)) {
+			tax = derived(difference, 0.6, `not found; total - subtotal (${t} - ${s}), a usual tax rate`);
+			x = difference;
+		}
+	}
+	if (t !== undefined && x !== undefined && s === undefined && t > x && isCommonRate(x, t - x)) {
+		subtotal = derived(t - x, 0.6, `not found; total - tax (${t} - ${x}), a usual tax rate`);
+		s = roundMoney(t - x);
+	}
+	if (t === undefined && s !== undefined && x !== undefined && isCommonRate(x, s)) {
+		total = derived(s + x, 0.6, `not found; subtotal + tax (${s} + ${x}), a usual tax rate`);
+		t = roundMoney(s + x);
+	}
+
+	const consistent = t !== undefined && s !== undefined && x !== undefined && agrees(s + x, t);
+	const linesAgree = lineSum !== undefined && ((s !== undefined && agrees(lineSum, s)) || (t !== undefined && agrees(lineSum, t)));
+	const confirm = (result: ScalarResult | undefined, note: string) => (result && result.source_fragment !== '' ? adjust(result, Math.max(result.confidence, 0.95), `checked: ${note}`) : result);
+	const doubt = (result: ScalarResult | undefined, note: string) => (result ? adjust(result, Math.min(result.confidence, 0.6), `doubtful: ${note}`) : result);
+	if (consistent) {
+		const note = `subtotal + tax = total (${s} + ${x} = ${t})`;
+		total = confirm(total, note);
+		subtotal = confirm(subtotal, note);
+		tax = confirm(tax, note);
+	} else if (t !== undefined && s !== undefined && x !== undefined) {
+		const note = `subtotal + tax = ${roundMoney(s + x)}, not the total ${t}`;
+		total = doubt(total, note);
+		subtotal = doubt(subtotal, note);
+		tax = doubt(tax, note);
+	} else {
+		if (t !== undefined && s !== undefined && s > t + 0.01) {
+			total = doubt(total, `subtotal ${s} above total ${t}`);
+			subtotal = doubt(subtotal, `subtotal ${s} above total ${t}`);
+		}
+		if (t !== undefined && x !== undefined && x >= t) {
+			tax = doubt(tax, `tax ${x} not below total ${t}`);
+			total = doubt(total, `tax ${x} not below total ${t}`);
+		}
+		if (t !== undefined && x !== undefined && x < t && x > t * MAX_TAX_SHARE) tax = doubt(tax, `tax ${x} is more than ${MAX_TAX_SHARE * 100}% of the total ${t}`);
+		if (s !== undefined && x !== undefined && t === undefined && !isCommonRate(x, s)) tax = doubt(tax, `tax ${x} is no usual rate of the subtotal ${s}`);
+	}
+	if (linesAgree && lineSum !== undefined) {
+		if (s !== undefined && agrees(lineSum, s)) subtotal = confirm(subtotal, `the line items add up to ${lineSum}`);
+		else if (t !== undefined && agrees(lineSum, t)) total = confirm(total, `the line items add up to ${lineSum}`);
+	}
+	// Not confirmed by any check while labels offered other values: a guess among them.
+	const guess = (result: ScalarResult | undefined) => {
+		if (!result || result.normalization_notes.includes('checked:')) return result;
+		const others = (result.alternatives ?? []).filter((alternative) => typeof alternative.value === 'number' && alternative.value !== result.value);
+		if (others.length === 0 || result.confidence <= UNCHECKED_CAP) return result;
+		return adjust(result, UNCHECKED_CAP, `unchecked; labels also gave ${others.map((other) => String(other.value)).join(', ')}`);
+	};
+	return { total: guess(total), subtotal: guess(subtotal), tax: guess(tax), lineAmounts: fields.lineAmounts };
+}
+
+/** The most an amount chosen among several labelled values, with no check to confirm it, keeps. */
+const UNCHECKED_CAP = 0.75;
+
+/** Names of the amount fields a template may give total, subtotal and tax. */
+export const AMOUNT_NAMES = { total: ['total', 'total_amount', 'amount_due'], subtotal: ['subtotal', 'net_amount'], tax: ['tax_amount', 'vat_amount', 'tax'] };
+
+export function isScalar(value: unknown): value is ScalarValue {
+	return value === null || ['string', 'number', 'boolean'].includes(typeof value);
+}

@@ -12,9 +12,10 @@
  * without TLS); the sample emails are appended to its INBOX. Without Dovecot and without those, the
  * demo says how to get one and runs a stand-in that reads the emails' files from disk.
  */
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { corpusFile } from '../test/harness/corpusLocation';
 import { startSandbox } from '../test/sandbox';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { dovecotMissing, startDovecot } from './n8n/dovecot';
@@ -30,6 +31,8 @@ import { sampleMailbox } from './n8n/sampleEmails';
 import { findTemplate, sandboxCredential } from './n8n/workflows';
 
 const log = (message: string) => console.log(message);
+/** A real phone photo of a till receipt (real-world corpus, development set): OCR reads its total 10.20. */
+const DEMO_RECEIPT_PHOTO = 'dev-invoices/files/mindee-receipt-clachan-en-gb.jpg';
 
 async function main(): Promise<void> {
 	cleanUpOnSignals();
@@ -49,7 +52,10 @@ async function main(): Promise<void> {
 	log(`Sandbox of the extraction service on ${sandbox.baseUrl} (demo account, free plan)`);
 	const credentials = [sandboxCredential(sandbox.baseUrl, sandbox.demoKey)];
 	const workflow = emailExampleWorkflow(await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
-	const fetches = await sampleMailbox();
+	// A real phone photo of a receipt, read by the sandbox's OCR, when the real-world corpus is here.
+	const photo = corpusFile(DEMO_RECEIPT_PHOTO);
+	log(photo ? `A real receipt photo from the corpus joins the mailbox (${DEMO_RECEIPT_PHOTO})` : `No real receipt photo: the corpus is not here (npm run corpus fetches it); the mailbox has the project's own images only`);
+	const fetches = await sampleMailbox({ receiptPhoto: photo ? readFileSync(photo) : undefined });
 	const emailCount = fetches.flat().length;
 
 	let run: EmailRun;

@@ -16,8 +16,9 @@
  * suite runs it).
  */
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
+import { MANIFEST, corpusFile } from '../test/harness/corpusLocation';
 import { startSandbox } from '../test/sandbox';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { N8nCli } from './n8n/cli';
@@ -51,8 +52,15 @@ async function main(): Promise<void> {
 	const sandbox = await startSandbox({ timing: 'realistic' });
 	onCleanup(() => sandbox.stop());
 	const cli = new N8nCli(runtime, userFolder);
-	// The sample documents where a Read/Write Files node may read them at n8n's default file access.
+	// The sample documents where a Read/Write Files node may read them at n8n's default file access,
+	// and real photos of receipts and invoices when the real-world corpus is here (read by OCR).
 	cpSync(SAMPLES_DIR, join(cli.filesFolder, 'samples'), { recursive: true });
+	const photos = MANIFEST.filter((entry) => entry.name.startsWith('dev-invoices/') && /\.(jpe?g|png)$/i.test(entry.name)).flatMap((entry) => {
+		const path = corpusFile(entry.name);
+		return path ? [{ path, name: basename(entry.name) }] : [];
+	});
+	mkdirSync(join(cli.filesFolder, 'samples', 'photos'), { recursive: true });
+	for (const photo of photos) cpSync(photo.path, join(cli.filesFolder, 'samples', 'photos', photo.name));
 	await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, CREDENTIAL)]);
 
 	const server = await startN8nServer(cli, { N8N_DEV_RELOAD: 'true' });
@@ -73,6 +81,7 @@ async function main(): Promise<void> {
 	log(`  Sandbox:    ${sandbox.baseUrl}  (credential "${CREDENTIAL.name}", demo account, free plan)`);
 	log(`  User folder ${userFolder} (kept between runs)`);
 	log(`  Files:      ${cli.filesFolder} (n8n's ~/.n8n-files; the samples are in .n8n-files/samples, e.g. .n8n-files/samples/invoice-en.pdf)`);
+	log(photos.length > 0 ? `              ${photos.length} real photos of receipts and invoices in .n8n-files/samples/photos, read by the sandbox's OCR` : '              No real photos: the corpus is not here (npm run corpus fetches it)');
 	if (check) return;
 
 	// Compiles each change straight into the copy n8n loads; N8N_DEV_RELOAD picks it up.

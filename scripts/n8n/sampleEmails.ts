@@ -73,7 +73,19 @@ const INVITE = [
 	'',
 ].join('\r\n');
 
-export async function sampleMailbox(): Promise<SampleMailbox> {
+export interface SampleMailboxOptions {
+	/**
+	 * A real phone photo of a receipt (the demo passes one from the real-world corpus when it is
+	 * there): mailed in the afternoon as the phone names photos. What it yields depends on OCR, so
+	 * the end-to-end suite, which checks every line, leaves it out.
+	 */
+	receiptPhoto?: Buffer;
+}
+
+/** The file name a phone gives the real receipt photo of `SampleMailboxOptions`. */
+export const REAL_PHOTO = 'IMG_2187.jpg';
+
+export async function sampleMailbox(options: SampleMailboxOptions = {}): Promise<SampleMailbox> {
 	const sample = (name: string) => readFileSync(join(SAMPLES_DIR, name));
 	// A signature logo's size: under 300 px on a side.
 	const logo = pngWithText([], 240, 80);
@@ -280,6 +292,22 @@ export async function sampleMailbox(): Promise<SampleMailbox> {
 			),
 		},
 	];
+	if (options.receiptPhoto) {
+		const subject = 'Lunch with the client (receipt photo)';
+		afternoon.push({
+			subject,
+			from: TRAVEL,
+			documents: [REAL_PHOTO],
+			notDocuments: [],
+			unreadable: {},
+			repeated: [],
+			files: { [REAL_PHOTO]: options.receiptPhoto },
+			message: message(
+				{ from: TRAVEL, subject, date: 'Mon, 16 Mar 2026 16:02:00 +0000' },
+				multipart('mixed', [text('plain', 'Sent from my phone\r\n'), file(options.receiptPhoto, 'image/jpeg', REAL_PHOTO, 'attachment')]),
+			),
+		});
+	}
 	return [morning, afternoon];
 }
 

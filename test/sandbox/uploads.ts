@@ -144,14 +144,16 @@ function decideOutcome(
 	const detection = request.scanner ? undefined : detectTemplate(templates, document);
 	const template = detection?.template ?? templates[0];
 	// A snapshot: later changes to the template do not change this result (spec part 3).
-	const extractedData = extractData(structuredClone(template), document, context);
+	const snapshot = structuredClone(template);
+	const extractedData = extractData(snapshot, document, context);
 	if (detection) extractedData.auto = autoBlock(detection);
 	return {
 		kind: 'done',
 		scannerId: template.scanner_id,
 		scannerName: template.name,
 		extractedData,
-		confidence: averageConfidence(extractedData),
+		// Required fields count double: a document missing them is flagged for review.
+		confidence: averageConfidence(extractedData, snapshot),
 	};
 }
 

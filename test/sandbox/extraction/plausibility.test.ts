@@ -158,3 +158,38 @@ describe('document confidence', () => {
 		expect(averageConfidence(data, invoice)).toBeLessThan(0.3);
 	});
 });
+
+describe('values read beside a document title or an unconfirmed total', () => {
+	it('believes a number right after the title word, and doubts one further off or of another shape', () => {
+		const after = extract(invoice, 'INVOICE INV-2024-17\nDate: 2024-03-01');
+		expect(field(after, 'invoice_number').value).toBe('INV-2024-17');
+		expect(field(after, 'invoice_number').confidence).toBeGreaterThanOrEqual(0.8);
+		const words = extract(invoice, 'Invoice  Order 17\nDate: 2024-03-01');
+		expect(field(words, 'invoice_number').value).toBe('Order 17');
+		expect(field(words, 'invoice_number').confidence).toBeLessThan(0.8);
+	});
+
+	it('keeps a lone total under a plain `Total` below 0.8, but believes `Amount due` when it is the largest', () => {
+		const plain = crossCheckAmounts({ total: { ...result(250), normalization_notes: "label 'total' (label), value next to the label" } });
+		expect(plain.total?.confidence).toBeLessThan(0.8);
+		const due = crossCheckAmounts({ total: { ...result(250), normalization_notes: "label 'amount due' (synonym), value next to the label" } });
+		expect(due.total?.confidence).toBe(0.9);
+		const smaller = crossCheckAmounts({ total: { ...result(250, 0.9), normalization_notes: "label 'amount due' (synonym), value next to the label", alternatives: [{ value: 300, confidence: 0.5, source_fragment: 'y 300', notes: "label 'total'" }] } });
+		expect(smaller.total?.confidence).toBeLessThan(0.8);
+	});
+});
+
+describe('line items with several money columns', () => {
+	const header = 'Description      Qty    Unit price    Amount      VAT      Total';
+	it('takes the last money column as the amount', () => {
+		const data = extract(invoice, 'Description      Qty    Amount      Tax      Line total\nWidget           2      10.00       2.00     22.00\nTotal  22.00');
+		const rows = field(data, 'line_items').value as Array<Record<string, unknown>>;
+		expect(rows[0]).toMatchObject({ quantity: 2, amount: 22 });
+	});
+
+	it('prefers the pair of amounts for which quantity x unit price = amount', () => {
+		const data = extract(invoice, `${header}\nWidget           2          10.00     20.00     4.00      24.00\nTotal  24.00`);
+		const rows = field(data, 'line_items').value as Array<Record<string, unknown>>;
+		expect(rows[0]).toMatchObject({ quantity: 2, unit_price: 10, amount: 20 });
+	});
+});

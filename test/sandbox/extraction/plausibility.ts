@@ -9,6 +9,7 @@
  */
 import { fieldTypeOf, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
 import type { LabelSource } from './labels';
+import { fold } from './text-lines';
 import type { ScalarAlternative, ScalarResult } from './scalar-fields';
 import type { FieldDefinition, ScalarValue } from './types';
 
@@ -305,7 +306,28 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 		if (others.length === 0 || result.confidence <= UNCHECKED_CAP) return result;
 		return adjust(result, UNCHECKED_CAP, `unchecked; labels also gave ${others.map((other) => String(other.value)).join(', ')}`);
 	};
-	return { total: guess(total), subtotal: guess(subtotal), tax: guess(tax), lineAmounts: fields.lineAmounts };
+	return { total: unconfirmedTotal(guess(total)), subtotal: guess(subtotal), tax: guess(tax), lineAmounts: fields.lineAmounts };
+}
+
+/**
+ * Labels that name the amount to pay and nothing else (`Total` alone may head a column, a
+ * sub-total or a line's amount).
+ */
+const UNAMBIGUOUS_TOTAL_LABELS = new Set(['total due', 'amount due', 'grand total', 'balance due', 'invoice total', 'total amount', 'amount payable', 'total payable', 'total to pay', 'total incl. vat', 'total including vat', 'total inc. vat', 'gesamtbetrag', 'gesamtbetrag brutto', 'rechnungsbetrag', 'rechnungssumme', 'gesamtsumme', 'endbetrag', 'bruttobetrag', 'zu zahlen', 'summe brutto', 'gesamt brutto', 'total ttc', 'montant ttc', 'total t.t.c.', 'net à payer', 'total à payer', 'montant à payer', 'totaal', 'totaalbedrag', 'te betalen', 'totaal te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'importe total', 'total a pagar', 'total factura', 'totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'valor total', 'valor a pagar', 'total da fatura'].map(fold));
+
+/**
+ * A total nothing confirmed (no subtotal + tax, no line items) is believed only under a label that
+ * names the amount to pay and when it is the largest of the amounts labelled as totals.
+ */
+function unconfirmedTotal(result: ScalarResult | undefined): ScalarResult | undefined {
+	if (!result || typeof result.value !== 'number' || result.normalization_notes.includes('checked:') || result.confidence < REVIEW_THRESHOLD) return result;
+	const label = /label '([^']+)'/u.exec(result.normalization_notes)?.[1];
+	const others = (result.alternatives ?? []).map((alternative) => alternative.value).filter((value): value is number => typeof value === 'number');
+	const value = result.value;
+	const largest = others.every((other) => other <= value);
+	if (label !== undefined && UNAMBIGUOUS_TOTAL_LABELS.has(label) && largest) return result;
+	const why = label === undefined || !UNAMBIGUOUS_TOTAL_LABELS.has(label) ? `label '${label ?? '?'}' may name another amount` : 'a larger amount is also labelled as a total';
+	return adjust(result, UNCHECKED_CAP, `unchecked total: ${why}`);
 }
 
 /** The most an amount chosen among several labelled values, with no check to confirm it, keeps. */

@@ -1,6 +1,6 @@
 import { findLabels, isLabelCell, LABEL_CONFIDENCE, type LabelMatch } from './labels';
 import { fieldTypeOf, normalizeValue, type DocumentStyle, type NormalizedValue } from './normalize';
-import { checkCandidate } from './plausibility';
+import { checkCandidate, isIdentifierField, REVIEW_THRESHOLD } from './plausibility';
 import { fold, overlap, type TextLine } from './text-lines';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
 import type { FieldDefinition, ScalarValue } from './types';
@@ -37,6 +37,10 @@ interface Candidate {
 
 const TITLE_LABELS = new Set(Object.values(DOCUMENT_KEYWORDS).flat().map(fold));
 const PERCENTAGE = /(\d+(?:[.,]\d+)?)\s*%/u;
+/** A reference number: one token of letters, digits and `-/._`, with digits (`INV-2019-001`, `12345`). */
+const IDENTIFIER_SHAPE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-/._]{2,24}$/u;
+/** The most a value read beside a document title (not a number label) keeps. */
+const TITLE_LABEL_CAP = 0.75;
 /** Lines are searched this far below a label that stands alone (`Invoice No.` over `INV-1`). */
 const LINES_BELOW = 2;
 
@@ -147,8 +151,16 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 			const normalized = check.normalized ?? read;
 			const changed = String(normalized.value) !== raw.trim();
 			const ambiguous = normalized.notes.some((note) => note.includes('ambiguous'));
-			const confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0);
+			let confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0);
 			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes, ...check.notes];
+			// A document title (`INVOICE`) used as the label: believed only for an identifier right after it.
+			if (TITLE_LABELS.has(match.spec.text) && isIdentifierField(field) && confidence >= REVIEW_THRESHOLD) {
+				const directlyAfter = where === 'after the label' || where === 'next to the label';
+				if (!directlyAfter || !IDENTIFIER_SHAPE.test(String(normalized.value))) {
+					confidence = TITLE_LABEL_CAP;
+					notes.push('read beside a document title, not a number label');
+				}
+			}
 			candidates.push({ raw, normalized, confidence, line, notes });
 			skipped++;
 			// Amounts: later cells of the line stay candidates (`Total  1  319.00`); cross-checks choose.

@@ -64,7 +64,71 @@ function readHeader(line: TextLine, itemFields: FieldDefinition[]): { columns: C
 	const named = taken.size;
 	// Most cells of a header are column names; a line of labelled values is not a header.
 	if (named < Math.min(2, itemFields.length) || named * 2 < line.cells.length) return undefined;
+	lastMoneyColumnIsAmount(line, columns, itemFields);
 	return { columns, score: score / columns.length };
+}
+
+/** Whether the whole header cell is one of the field's labels. */
+function names(field: FieldDefinition | undefined, cell: Cell, folded: string): boolean {
+	if (!field) return false;
+	const text = folded.slice(cell.start, cell.end).replace(/[:\s]+$/u, '');
+	return labelsFor(field).some((spec) => spec.source !== 'percent' && spec.pattern.exec(text)?.[0].length === text.length);
+}
+
+/**
+ * Several money columns (`Unit price   Amount   Tax   Total`): the line's amount is the last of
+ * them, and the one headed as a unit price is the unit price.
+ */
+function lastMoneyColumnIsAmount(line: TextLine, columns: Column[], itemFields: FieldDefinition[]): void {
+	const amount = itemFields.find((field) => field.name === 'amount');
+	const unitPrice = itemFields.find((field) => field.name === 'unit_price');
+	if (!amount) return;
+	const naming = columns.filter((column) => names(amount, column.span, line.folded));
+	const last = naming[naming.length - 1];
+	const current = columns.find((column) => column.field === amount);
+	if (!last || !current || last === current || last.field) return;
+	current.field = undefined;
+	current.type = 'string';
+	last.field = amount;
+	last.type = fieldTypeOf(amount);
+	if (unitPrice && !columns.some((column) => column.field === unitPrice) && names(unitPrice, current.span, line.folded)) {
+		current.field = unitPrice;
+		current.type = fieldTypeOf(unitPrice);
+	}
+}
+
+/** `2 x 25.00 = 50.00`, to the cent or within half a percent (rounded unit prices). */
+function multiplies(quantity: number, unitPrice: number, amount: number): boolean {
+	const product = quantity * unitPrice;
+	return Math.abs(product - amount) <= Math.max(0.011, Math.abs(amount) * 0.005);
+}
+
+/**
+ * A row with a quantity, a unit price and an amount that do not multiply: another pair of the
+ * row's money values that does (the unit price under `Price`, the amount the last) is preferred.
+ */
+function checkRowArithmetic(read: RowRead, itemFields: FieldDefinition[], style: DocumentStyle): void {
+	const [quantity, unitPrice, amount] = ['quantity', 'unit_price', 'amount'].map((name) => itemFields.find((field) => field.name === name));
+	if (!quantity || !unitPrice || !amount) return;
+	const { row } = read;
+	const [q, u, a] = [row[quantity.name], row[unitPrice.name], row[amount.name]];
+	if (typeof q !== 'number' || typeof u !== 'number' || typeof a !== 'number' || q <= 0 || multiplies(q, u, a)) return;
+	const money: number[] = [];
+	for (const [column, text] of [...read.textsByColumn].sort((x, y) => x[0].span.start - y[0].span.start)) {
+		if (column.field && column.field !== unitPrice && column.field !== amount) continue;
+		if (!/[.,]\d{2}(?!\d)|[$€£]/u.test(text)) continue;
+		const value = normalizeValue(fieldTypeOf(amount), text, style);
+		if (value && typeof value.value === 'number') money.push(value.value);
+	}
+	for (let j = money.length - 1; j > 0; j--) {
+		for (let i = j - 1; i >= 0; i--) {
+			if (!multiplies(q, money[i], money[j])) continue;
+			row[unitPrice.name] = money[i];
+			row[amount.name] = money[j];
+			read.notes.push(`quantity x unit price = amount (${q} x ${money[i]} = ${money[j]}) chosen among the row's amounts`);
+			return;
+		}
+	}
 }
 
 function isEndLine(line: TextLine): boolean {
@@ -130,6 +194,7 @@ function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[
 		if (column.type !== 'string') read.typedValues++;
 		if (normalized.notes.some((note) => note.includes('ambiguous'))) read.notes.push(`${column.field.name}: ${normalized.notes.join(', ')}`);
 	}
+	checkRowArithmetic(read, itemFields, style);
 	return read;
 }
 

@@ -124,6 +124,21 @@ function crossCheck(fields: FieldDefinition[], results: Map<FieldDefinition, Sca
 }
 
 /**
+ * A due date read without a label's certainty that falls before the invoice date (`26/02/2019`
+ * beside `11/02/2019` = 2 November: OCR misread the day) is not believed: left empty, kept among
+ * the raw candidates. A labelled due date at 0.8 or more stays (the compliance check reports it).
+ */
+function dropDueBeforeIssue(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>): void {
+	const due = fields.find((field) => field.name === 'due_date');
+	const issued = fields.find((field) => field.name === 'invoice_date');
+	const dueResult = due && results.get(due);
+	const issuedValue = issued && results.get(issued)?.value;
+	if (!due || !dueResult || typeof dueResult.value !== 'string' || typeof issuedValue !== 'string') return;
+	if (dueResult.value >= issuedValue || dueResult.confidence >= 0.8) return;
+	results.set(due, { ...emptyResult(), raw_candidates: [...dueResult.raw_candidates, dueResult.source_fragment].filter((text) => text !== ''), normalization_notes: `due date ${dueResult.value} before the invoice date ${issuedValue}: not believed` });
+}
+
+/**
  * Fills every field of the template from the document's text (spec 2.5 / 2.6): tables first,
  * then labelled values outside the tables, then values recognisable without a label.
  */
@@ -150,6 +165,7 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}
 	crossCheck(scalarFields, results, [...byName.values()]);
+	dropDueBeforeIssue(scalarFields, results);
 	for (const field of scalarFields) byName.set(field, toExtractedField(field, results.get(field) ?? emptyResult()));
 	const fields = template.fields.map((field) => byName.get(field) ?? toExtractedField(field, emptyResult()));
 	const withValues = fields.filter((field) => field.value !== null).length;

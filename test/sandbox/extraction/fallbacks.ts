@@ -5,7 +5,7 @@
  */
 import { findCurrency, fieldTypeOf, parseDate, parseEmail, type DocumentStyle } from './normalize';
 import type { ScalarResult } from './scalar-fields';
-import { fold, overlap, type TextLine } from './text-lines';
+import { editDistance, fold, overlap, type TextLine } from './text-lines';
 import type { FieldDefinition } from './types';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
 
@@ -121,9 +121,51 @@ function letterhead(lines: TextLine[]): ScalarResult | undefined {
 	}
 	for (const line of heading.slice(0, 5)) {
 		if (customer.has(line.index)) continue;
+		const confirmed = footerConfirms(line, footer, heading);
+		if (confirmed) return confirmed;
 		const cell = line.cells.find((candidate) => nameLike(candidate.text));
-		if (cell && line.cells.indexOf(cell) === 0) return found(cell.text.trim(), line, 0.5, 'no label; read from the letterhead (first name-like line)');
+		if (cell && line.cells.indexOf(cell) === 0) return found(capitalName(line, heading), line, 0.5, 'no label; read from the letterhead (first name-like line)');
 		if (line.cells.some((candidate) => /\d{3,}|:/.test(candidate.text))) break;
+	}
+	return undefined;
+}
+
+const isCapitals = (text: string): boolean => /\p{Lu}/u.test(text) && text === text.toUpperCase();
+
+/**
+ * The name on a letterhead's first name-like line. OCR split an all-capitals word across a wide
+ * gap (`CHO     EUN`): cells of 2-4 capitals only are one word. An all-capitals name printed on two
+ * lines (`CHOEUN` over `KOREAN RESTAURANT`) takes the next line when it is a short capitals name
+ * too (not an address, phone, date or title: nameLike).
+ */
+function capitalName(line: TextLine, heading: TextLine[]): string {
+	const first = line.cells[0].text.trim();
+	let name = line.cells.length > 1 && line.cells.every((cell) => /^\p{Lu}{2,4}$/u.test(cell.text.trim())) ? line.cells.map((cell) => cell.text.trim()).join('') : first;
+	const next = heading[heading.indexOf(line) + 1];
+	if (isCapitals(name) && next && next.index === line.index + 1 && next.cells.length === 1) {
+		const below = next.cells[0].text.trim();
+		if (isCapitals(below) && nameLike(below) && below.split(/\s+/u).length <= 4) name = `${name} ${below}`;
+	}
+	return name;
+}
+
+/**
+ * A letterhead name OCR garbled with a stray sign (`¢lachan`, `Contos?`), printed again in the
+ * footer (`Clachan`): the footer's spelling, when its letters are within one edit of the heading's.
+ */
+function footerConfirms(line: TextLine, footer: TextLine[], heading: TextLine[]): ScalarResult | undefined {
+	const first = line.cells[0]?.text.trim() ?? '';
+	if (line.cells.length !== 1 || NAME_CHARS.test(first)) return undefined;
+	const core = fold(first).replace(/[^\p{L}]/gu, '');
+	if (core.length < 5 || core.length < first.replace(/\s/gu, '').length - 1) return undefined;
+	for (const candidate of footer) {
+		if (heading.includes(candidate) || candidate.cells.length !== 1) continue;
+		const text = candidate.cells[0].text.trim();
+		if (!nameLike(text)) continue;
+		const letters = fold(text).replace(/[^\p{L}]/gu, '');
+		if (Math.abs(letters.length - core.length) <= 1 && editDistance(letters, core) <= 1) {
+			return found(text, candidate, 0.6, 'no label; the letterhead name (garbled by OCR) as the footer repeats it');
+		}
 	}
 	return undefined;
 }

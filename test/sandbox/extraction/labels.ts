@@ -63,13 +63,46 @@ function labelsAt(fields: FieldDefinition[], text: string, offset: number, line:
 		let best: LabelMatch | undefined;
 		for (const spec of labelsFor(field)) {
 			if (offset > 0 && spec.source === 'percent') continue;
-			const match = spec.pattern.exec(text);
-			if (match && (!best || offset + match[0].length > best.length)) best = { field, spec, line, cellIndex, length: offset + match[0].length, offset };
+			const length = spec.pattern.exec(text)?.[0].length ?? (spec.source === 'percent' ? undefined : runTogetherLength(spec, text));
+			if (length !== undefined && (!best || offset + length > best.length)) best = { field, spec, line, cellIndex, length: offset + length, offset };
 		}
 		if (best) here.push(best);
 	}
 	const longest = Math.max(0, ...here.filter((match) => match.spec.source !== 'percent').map((match) => match.length));
 	return here.filter((match) => match.spec.source === 'percent' || match.length >= longest);
+}
+
+/**
+ * A label OCR ran together or garbled at its edge (`GROSSAMOUNT`, `DueDate`, `Sub-Totalv`): the
+ * label's letters, spaces and hyphens removed, at the start of the text, with at most one stray
+ * character before or after them. Labels of 6 letters or more only. Returns the characters the
+ * label covers, undefined when it is not there.
+ */
+function runTogetherLength(spec: LabelSpec, text: string): number | undefined {
+	// Letters and separators only (`invoice #` needs its sign), 6 letters or more.
+	if (!/^[\p{L}\s\-.]+$/u.test(spec.text) || spec.text.replace(/[^\p{L}]+/gu, '').length < 6) return undefined;
+	for (const lead of [0, 1]) {
+		if (lead === 1 && (text.length < 2 || /[\s\p{L}\p{N}]/u.test(text[0]))) continue;
+		let position = lead;
+		let ok = true;
+		// The label's letters in order; its separators may be missing or other ones in the text,
+		// but the text has no separator where the label has none (`INVO ICE` is not `invoice`).
+		for (const char of spec.text) {
+			if (/[\s\-.]/u.test(char)) {
+				while (position < text.length && /[\s\-.]/u.test(text[position])) position++;
+			} else if (text[position] === char) position++;
+			else {
+				ok = false;
+				break;
+			}
+		}
+		if (!ok) continue;
+		const next = text.slice(position);
+		if (next === '' || !/^[\p{L}\p{N}]/u.test(next)) return position;
+		// One stray letter glued to the end (`Sub-Totalv`), nothing after it but a separator.
+		if (/^\p{L}(?![\p{L}\p{N}])/u.test(next)) return position + 1;
+	}
+	return undefined;
 }
 
 /** Where a label may start inside a cell after other text: a word followed, soon, by a colon. */

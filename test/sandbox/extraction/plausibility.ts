@@ -64,8 +64,10 @@ function checkIdentifier(raw: string, normalized: NormalizedValue): CandidateChe
 	return result;
 }
 
-function checkAmount(field: FieldDefinition, raw: string, normalized: NormalizedValue, style: DocumentStyle): CandidateCheck {
+function checkAmount(field: FieldDefinition, printed: string, normalized: NormalizedValue, style: DocumentStyle): CandidateCheck {
 	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: true };
+	// The amount as normalised, when OCR put a space before its decimals (`4,759 .20`).
+	const raw = printed.includes(normalized.text) ? printed : printed.replace(/(\d)\s(?=[.,]\d{2}-?(?!\d))/gu, '$1');
 	const text = normalized.text;
 	const at = raw.indexOf(text);
 	const value = typeof normalized.value === 'number' ? normalized.value : Number.NaN;

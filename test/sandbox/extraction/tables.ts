@@ -1,6 +1,6 @@
 import { labelsFor, LABEL_CONFIDENCE } from './labels';
 import { fieldTypeOf, normalizeValue, type DocumentStyle } from './normalize';
-import { labelPattern, overlap, type Cell, type TextLine } from './text-lines';
+import { editDistance, labelPattern, overlap, type Cell, type TextLine } from './text-lines';
 import type { FieldDefinition, TableRow } from './types';
 import { TABLE_END_WORDS } from './vocabulary';
 
@@ -43,8 +43,26 @@ function columnOfHeaderCell(cell: Cell, folded: string, itemFields: FieldDefinit
 			}
 		}
 	}
+	if (best) return best;
+	// A header word OCR garbled or ran together (`eUANTITY`, `LISTPFICE`): the cell's letters
+	// within one edit of a label's (two for labels of 9 letters or more), labels of 5+ letters only.
+	const compact = text.replace(/[^\p{L}]+/gu, '');
+	if (compact.length < 5 || compact.length !== text.replace(/[\s.\-/]+/gu, '').length) return undefined;
+	for (const field of itemFields) {
+		if (taken.has(field)) continue;
+		for (const spec of labelsFor(field)) {
+			if (spec.source === 'percent') continue;
+			const label = spec.text.replace(/[^\p{L}]+/gu, '');
+			if (label.length < 5) continue;
+			const allowed = label.length >= 9 ? 2 : 1;
+			if (Math.abs(label.length - compact.length) > allowed || editDistance(compact, label) > allowed) continue;
+			const score = LABEL_CONFIDENCE[spec.source] * 0.9;
+			if (!best || score > best.score) best = { field, score };
+		}
+	}
 	return best;
 }
+
 
 /** The columns of a header line, or undefined when the line is not a header of this table. */
 function readHeader(line: TextLine, itemFields: FieldDefinition[]): { columns: Column[]; score: number } | undefined {
@@ -164,8 +182,10 @@ function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[
 	const taken = new Set(placed.filter((entry) => entry.under).map((entry) => entry.column));
 	for (const entry of placed) {
 		if (entry.under || !taken.has(entry.column)) continue;
+		// A word without digits is not moved into a number column (`Less  Comp  Cigs`: all description).
+		const words = !/\d/u.test(entry.cell.text);
 		const free = columns
-			.filter((column) => !taken.has(column))
+			.filter((column) => !taken.has(column) && !(words && column.type !== 'string'))
 			.map((column) => ({ column, distance: Math.min(Math.abs(entry.cell.start - column.span.end), Math.abs(column.span.start - entry.cell.end)) }))
 			.sort((a, b) => a.distance - b.distance)[0];
 		const own = Math.min(Math.abs(entry.cell.start - entry.column.span.end), Math.abs(entry.column.span.start - entry.cell.end));
@@ -184,7 +204,9 @@ function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[
 	const read: RowRead = { row, typedValues: 0, cells: named, parsedCells: 0, notes: [], textsByColumn };
 	for (const [column, text] of textsByColumn) {
 		if (!column.field) continue;
-		const normalized = normalizeValue(column.type, text, style);
+		// A space OCR put before the decimals (`3,172 .80`, `1,269 .12-`).
+		const cleaned = column.type === 'string' ? text : text.replace(/(\d)\s+([.,]\d{2}-?)$/u, '$1$2');
+		const normalized = normalizeValue(column.type, cleaned, style);
 		if (!normalized) {
 			read.notes.push(`'${text}' is not a ${column.type} (${column.field.name})`);
 			continue;
@@ -194,8 +216,24 @@ function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[
 		if (column.type !== 'string') read.typedValues++;
 		if (normalized.notes.some((note) => note.includes('ambiguous'))) read.notes.push(`${column.field.name}: ${normalized.notes.join(', ')}`);
 	}
+	describeFromUnnamedCells(read, columns, itemFields);
 	checkRowArithmetic(read, itemFields, style);
 	return read;
+}
+
+/**
+ * A header that names no description column (`ITEM  BRAND  LIST PRICE  AMOUNT`, garbled by OCR):
+ * the row's text under unnamed header cells with the most letters is its description.
+ */
+function describeFromUnnamedCells(read: RowRead, columns: Column[], itemFields: FieldDefinition[]): void {
+	const description = itemFields.find((field) => field.name === 'description');
+	if (!description || columns.some((column) => column.field === description)) return;
+	// Words may stand two spaces apart (each its own cell): the unnamed cells with letters, in order.
+	const texts = [...read.textsByColumn]
+		.filter(([column, text]) => !column.field && /\p{L}/u.test(text))
+		.sort((a, b) => a[0].span.start - b[0].span.start)
+		.map(([, text]) => text);
+	if (texts.length > 0 && texts.some((text) => /\p{L}{3,}/u.test(text))) read.row[description.name] = texts.join(' ');
 }
 
 /** A wrapped description: a line with text in string columns only, under a row. */
@@ -283,11 +321,12 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 		result.usedLines.add(headerLine.index);
 		headerScore += header.score;
 		const segmentStart = result.rows.length;
+		let headerContinued = 0;
 		for (index++; index < lines.length; index++) {
 			const line = lines[index];
 			if (line.page !== headerLine.page) break;
 			if (line.cells.length === 0) {
-				if (result.rows.length === segmentStart && lines[index - 1] === headerLine) continue;
+				if (result.rows.length === segmentStart && (lines[index - 1] === headerLine || headerContinued > 0)) continue;
 				// One blank line between rows (a wrapped description, then air): go on when a full row follows.
 				const next = lines[index + 1];
 				if (hasTypedColumns && result.rows.length > segmentStart && next && next.page === line.page && next.cells.length > 0 && !isEndLine(next) && !readHeader(next, itemFields)) {
@@ -301,6 +340,11 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 			const previous = result.rows[result.rows.length - 1];
 			if (hasTypedColumns && result.rows.length > segmentStart && previous && appendContinuation(previous, read)) {
 				result.usedLines.add(line.index);
+				continue;
+			}
+			// A header printed on two or three lines (`NUMBER ITEM ... AMOUNT` over `OF CASES  UPC`).
+			if (hasTypedColumns && read.typedValues === 0 && result.rows.length === segmentStart && headerContinued < 2 && index - headerLine.index <= 2) {
+				headerContinued++;
 				continue;
 			}
 			if (hasTypedColumns && read.typedValues === 0) break;

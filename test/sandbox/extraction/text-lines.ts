@@ -76,3 +76,16 @@ export function labelPattern(label: string): RegExp {
 		.join('\\s+');
 	return new RegExp(`^${body}(?![\\p{L}\\p{N}])`, 'u');
 }
+
+/** Levenshtein distance of two short words. */
+export function editDistance(a: string, b: string): number {
+	let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+	for (let i = 1; i <= a.length; i++) {
+		const current = [i];
+		for (let j = 1; j <= b.length; j++) {
+			current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+		}
+		previous = current;
+	}
+	return previous[b.length];
+}

@@ -40,7 +40,9 @@ export function normalizeValue(type: string, raw: string, style: DocumentStyle =
 			return parsed && { value: parsed.value, text: parsed.text, notes: parsed.notes };
 		}
 		case 'currency': {
-			const parsed = parseMoney(trimmed, style.decimalSeparator);
+			// A space OCR put before the decimals of a grouped amount (`4,759 .20`, `1,269 .12-`).
+			const joined = /^[$€£]?-?\d{1,3}(?:[.,]\d{3})*\s[.,]\d{2}-?$/u.test(trimmed) ? trimmed.replace(/\s(?=[.,]\d{2}-?$)/u, '') : trimmed;
+			const parsed = parseMoney(joined, style.decimalSeparator);
 			return parsed && { value: parsed.value, text: parsed.text, notes: parsed.notes, currency: parsed.currency };
 		}
 		case 'date': {

@@ -14,7 +14,8 @@ import { scheduleResult } from './timing';
 import { sha256Hex } from './random';
 import type { JsonReply, UploadEndpoint } from './types';
 
-const MIME_BY_KIND: Record<DocumentKind, string> = {
+/** The file type a result names for each kind of document (also used by bench:sandbox). */
+export const MIME_BY_KIND: Record<DocumentKind, string> = {
 	pdf: 'application/pdf',
 	jpeg: 'image/jpeg',
 	png: 'image/png',

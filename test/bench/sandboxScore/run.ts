@@ -11,6 +11,7 @@ import type { DocumentKind, ExtractedData, ReadDocument, TemplateLike } from '..
 import { readPdfText } from '../../sandbox/extraction/pdf-text';
 import { MAX_PAGES_PER_DOCUMENT } from '../../sandbox/spec';
 import { READY_MADE_TEMPLATES } from '../../sandbox/templates';
+import { MIME_BY_KIND } from '../../sandbox/uploads';
 
 /** A new account's templates, as the sandbox creates them (ids are the sandbox's to choose). */
 export const ACCOUNT_TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({
@@ -25,15 +26,6 @@ export function readyMadeTemplate(name: string): TemplateLike {
 	if (!template) throw new Error(`no ready-made template named ${name}`);
 	return template;
 }
-
-const MIME_BY_KIND: Record<DocumentKind, string> = {
-	pdf: 'application/pdf',
-	jpeg: 'image/jpeg',
-	png: 'image/png',
-	webp: 'image/webp',
-	heic: 'image/heic',
-	unknown: 'application/octet-stream',
-};
 
 /** What the service answers for a document, before any template is applied. */
 export type Refusal = 'UNSUPPORTED_FILE_TYPE' | 'DOCUMENT_TOO_LONG' | 'PROCESSING_FAILED' | 'NO_TEXT';

@@ -87,12 +87,12 @@ async function runPart(part: Part): Promise<DocumentScore[]> {
 			const extraction = extract(read, fileName, mode === 'template' ? template : undefined);
 			scores.push(
 				scoreDocument(doc, mode, {
-					data: extraction?.data,
-					templateName: extraction?.templateName,
-					refusal: read.refusal,
+					data: extraction.data,
+					templateName: extraction.templateName,
+					refusal: extraction.refusal,
 					isImage: read.isImage,
 					pages: read.pages,
-					ms: read.readMs + (extraction?.extractMs ?? 0),
+					ms: read.readMs + extraction.extractMs,
 				}),
 			);
 		}

@@ -130,6 +130,19 @@ function decideOutcome(
 	if (request.fault?.kind === 'extractionError') {
 		return { kind: 'error', code: 'PROCESSING_FAILED', message: 'Extraction failed (injected fault). Upload the document again.' };
 	}
+	return processDocument(document, request.scanner ?? state.scanners.list(account.id), context);
+}
+
+/**
+ * What processing makes of a read document: a damaged or unreadable one refused, else the fields
+ * from the named template or from the one automatic mode picks among the account's. Holds no state,
+ * so bench:sandbox runs these very steps.
+ */
+export function processDocument(
+	document: ReadDocument,
+	templates: TemplateLike | TemplateLike[],
+	context: { fileName: string; fileType: string },
+): ResultOutcome {
 	// A damaged file fails in processing (spec 3: "Processing failed"); its pages stay used.
 	if (document.problem === 'corrupt') {
 		return { kind: 'error', code: 'PROCESSING_FAILED', message: 'The document is damaged and could not be processed.' };
@@ -138,12 +151,13 @@ function decideOutcome(
 	if (document.problem || document.text.trim() === '') {
 		return { kind: 'rejected', code: 'NO_TEXT', message: noTextMessage(document) };
 	}
-	const templates: TemplateLike[] = request.scanner ? [request.scanner] : state.scanners.list(account.id);
-	if (templates.length === 0) {
+	const named = Array.isArray(templates) ? undefined : templates;
+	const candidates = Array.isArray(templates) ? templates : [templates];
+	if (candidates.length === 0) {
 		return { kind: 'error', code: 'PROCESSING_FAILED', message: 'The account has no template to choose from.' };
 	}
-	const detection = request.scanner ? undefined : detectTemplate(templates, document);
-	const template = detection?.template ?? templates[0];
+	const detection = named ? undefined : detectTemplate(candidates, document);
+	const template = detection?.template ?? candidates[0];
 	// A snapshot: later changes to the template do not change this result (spec part 3).
 	const snapshot = structuredClone(template);
 	const extractedData = extractData(snapshot, document, context);

@@ -1,17 +1,17 @@
 /**
- * The sandbox's extraction run in-process, as its upload handler runs it (test/sandbox/uploads.ts,
- * handleUpload and decideOutcome), without HTTP, accounts or timing: the type from the bytes, the
- * document read once (text layers, image metadata, OCR when the sandbox has it), refused as the
- * service would (unsupported type, too many pages, damaged, NO_TEXT), else the fields filled from
- * the named template (a snapshot, as an explicit upload does) or from the template the automatic
- * mode picks among the account's templates (a new account's 8 ready-made ones, in their order).
+ * The sandbox's extraction run in-process, as its upload handler runs it, without HTTP, accounts or
+ * timing: the type from the bytes and the document read once (text layers, image metadata, OCR when
+ * the sandbox has it), refused at upload as the service would (unsupported type, too many pages),
+ * then processed by the upload handler's own `processDocument` (damaged, NO_TEXT, else the fields
+ * from the named template or from the one automatic mode picks among a new account's 8 ready-made
+ * templates, in their order).
  */
-import { detectTemplate, extractData, readDocument, sniffType } from '../../sandbox/extraction';
+import { readDocument, sniffType } from '../../sandbox/extraction';
 import type { DocumentKind, ExtractedData, ReadDocument, TemplateLike } from '../../sandbox/extraction';
 import { readPdfText } from '../../sandbox/extraction/pdf-text';
 import { MAX_PAGES_PER_DOCUMENT } from '../../sandbox/spec';
 import { READY_MADE_TEMPLATES } from '../../sandbox/templates';
-import { MIME_BY_KIND } from '../../sandbox/uploads';
+import { MIME_BY_KIND, processDocument } from '../../sandbox/uploads';
 
 /** A new account's templates, as the sandbox creates them (ids are the sandbox's to choose). */
 export const ACCOUNT_TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({
@@ -27,13 +27,13 @@ export function readyMadeTemplate(name: string): TemplateLike {
 	return template;
 }
 
-/** What the service answers for a document, before any template is applied. */
-export type Refusal = 'UNSUPPORTED_FILE_TYPE' | 'DOCUMENT_TOO_LONG' | 'PROCESSING_FAILED' | 'NO_TEXT';
+/** What the service answers at upload for a document it does not take. */
+export type Refusal = 'UNSUPPORTED_FILE_TYPE' | 'DOCUMENT_TOO_LONG';
 
 export interface ReadOutcome {
 	kind: DocumentKind;
 	pages: number;
-	/** Set when the service would not extract anything from the document. */
+	/** Set when the service would not take the document at upload. */
 	refusal?: Refusal;
 	document?: ReadDocument;
 	/** A photo or scan: an image file, or a PDF without a text layer. */
@@ -51,8 +51,6 @@ export async function readForExtraction(bytes: Uint8Array): Promise<ReadOutcome>
 	const isImage = kind === 'jpeg' || kind === 'png' || (kind === 'pdf' && (await hasNoTextLayer(bytes)));
 	const outcome: ReadOutcome = { kind, pages: document.pages, document, isImage, readMs };
 	if (document.pages > MAX_PAGES_PER_DOCUMENT) outcome.refusal = 'DOCUMENT_TOO_LONG';
-	else if (document.problem === 'corrupt') outcome.refusal = 'PROCESSING_FAILED';
-	else if (document.problem || document.text.trim() === '') outcome.refusal = 'NO_TEXT';
 	return outcome;
 }
 
@@ -63,17 +61,20 @@ async function hasNoTextLayer(bytes: Uint8Array): Promise<boolean> {
 }
 
 export interface Extraction {
-	data: ExtractedData;
+	data?: ExtractedData;
 	/** The template the fields were read with (the chosen one in automatic mode). */
-	templateName: string;
+	templateName?: string;
+	/** The refusal or failure code when no fields came out (UNSUPPORTED_FILE_TYPE, NO_TEXT, ...). */
+	refusal?: string;
 	extractMs: number;
 }
 
 /** The fields from the named template, or (no template) from the one automatic mode picks. */
-export function extract(read: ReadOutcome, fileName: string, template?: TemplateLike): Extraction | undefined {
-	if (read.refusal || !read.document) return undefined;
+export function extract(read: ReadOutcome, fileName: string, template?: TemplateLike): Extraction {
+	if (read.refusal || !read.document) return { refusal: read.refusal, extractMs: 0 };
 	const started = performance.now();
-	const chosen = template ?? detectTemplate(ACCOUNT_TEMPLATES, read.document).template;
-	const data = extractData(structuredClone(chosen), read.document, { fileName, fileType: MIME_BY_KIND[read.kind] });
-	return { data, templateName: chosen.name, extractMs: performance.now() - started };
+	const outcome = processDocument(read.document, template ?? ACCOUNT_TEMPLATES, { fileName, fileType: MIME_BY_KIND[read.kind] });
+	const extractMs = performance.now() - started;
+	if (outcome.kind !== 'done') return { refusal: outcome.code, extractMs };
+	return { data: outcome.extractedData, templateName: outcome.scannerName, extractMs };
 }

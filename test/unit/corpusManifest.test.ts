@@ -6,60 +6,18 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { crc32, deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 
 import { entryBytes, sourceUrl, ZipError, zipMember } from '../../scripts/corpusSource';
-import { storedZip } from '../fixtures/archives';
+import { storedZip, zipArchive } from '../fixtures/archives';
 import { MANIFEST, type ManifestEntry } from '../harness/corpusLocation';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const EXPECTED = join(__dirname, '..', 'corpus', 'expected');
 
-/** A zip of deflated entries (method 8), as zip tools write one, with an archive comment. */
-function deflatedZip(files: Record<string, Buffer>, comment = ''): Buffer {
-	const locals: Buffer[] = [];
-	const centrals: Buffer[] = [];
-	let offset = 0;
-	for (const [name, bytes] of Object.entries(files)) {
-		const fileName = Buffer.from(name, 'utf8');
-		const data = deflateRawSync(bytes);
-		const local = Buffer.alloc(30);
-		local.writeUInt32LE(0x04034b50, 0);
-		local.writeUInt16LE(20, 4);
-		local.writeUInt16LE(8, 8);
-		local.writeUInt32LE(crc32(bytes), 14);
-		local.writeUInt32LE(data.length, 18);
-		local.writeUInt32LE(bytes.length, 22);
-		local.writeUInt16LE(fileName.length, 26);
-		// An extra field in the local header only, as some tools write: the data starts after it.
-		const extra = Buffer.from([0x55, 0x54, 0x01, 0x00, 0x00]);
-		local.writeUInt16LE(extra.length, 28);
-		const central = Buffer.alloc(46);
-		central.writeUInt32LE(0x02014b50, 0);
-		central.writeUInt16LE(20, 4);
-		central.writeUInt16LE(20, 6);
-		central.writeUInt16LE(8, 10);
-		central.writeUInt32LE(crc32(bytes), 16);
-		central.writeUInt32LE(data.length, 20);
-		central.writeUInt32LE(bytes.length, 24);
-		central.writeUInt16LE(fileName.length, 28);
-		central.writeUInt32LE(offset, 42);
-		locals.push(local, fileName, extra, data);
-		centrals.push(central, fileName);
-		offset += local.length + fileName.length + extra.length + data.length;
-	}
-	const directory = Buffer.concat(centrals);
-	const commentBytes = Buffer.from(comment, 'utf8');
-	const end = Buffer.alloc(22);
-	end.writeUInt32LE(0x06054b50, 0);
-	end.writeUInt16LE(Object.keys(files).length, 8);
-	end.writeUInt16LE(Object.keys(files).length, 10);
-	end.writeUInt32LE(directory.length, 12);
-	end.writeUInt32LE(offset, 16);
-	end.writeUInt16LE(commentBytes.length, 20);
-	return Buffer.concat([...locals, directory, end, commentBytes]);
-}
+/** A zip of deflated entries (method 8), as zip tools write one, with a local extra field and an archive comment. */
+const deflatedZip = (files: Record<string, Buffer>, comment = '') =>
+	zipArchive(files, { deflate: true, localExtra: Buffer.from([0x55, 0x54, 0x01, 0x00, 0x00]), comment });
 
 const pdf = Buffer.from(`%PDF-1.4\n${'Invoice 34278587 total 56,651.49\n'.repeat(200)}%%EOF\n`);
 const other = Buffer.from('another member');

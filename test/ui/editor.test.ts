@@ -12,6 +12,7 @@ import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8
 import { n8n } from '../e2e/support';
 import { SAMPLES } from '../fixtures';
 import { startSandbox, type Sandbox } from '../sandbox';
+import { READY_MADE_TEMPLATES } from '../sandbox/templates';
 import { launchBrowser } from './browser';
 import { Editor } from './editor';
 
@@ -273,5 +274,35 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.waitFor('[data-test-id="ndv"]');
 		await editor.shot('agent-tool-parameters');
 		expect(await editor.parameterValue('operation')).toBe('Get Result');
+	});
+
+	it('Template → Get Fields lists the picked template\'s fields, one row each, in the output table', async () => {
+		await editor.closeNdv();
+		await editor.newWorkflow();
+		await editor.openNodePanelForFirstStep();
+		await editor.searchNodePanel('Manual');
+		await editor.pickNode('Manual Trigger');
+		await editor.closeNdv();
+		await editor.openNodePanelAfterLastNode();
+		await editor.searchNodePanel(ACTION_NODE);
+		await editor.pickNode(ACTION_NODE);
+		const getFields = (await editor.listedActions()).find((action) => /fields of a template/i.test(action));
+		expect(getFields).toBeDefined();
+		await editor.pickAction(getFields as string);
+		await editor.pickFromList('templateId', 'Invoice');
+		const asked = sandbox.stats().requests.getScanner ?? 0;
+		await editor.executeStep();
+		const table = await editor.outputTable();
+		await editor.shot('template-get-fields');
+		expect(table.columns).toEqual(expect.arrayContaining(['name', 'label', 'type', 'required', 'template_name']));
+		const names = READY_MADE_TEMPLATES.find((template) => template.name === 'Invoice')?.fields.map((field) => field.name) ?? [];
+		expect(await editor.waitForOutputText(`${names.length} items`)).toContain(`${names.length} items`);
+		// n8n 1.x shows ten rows a page, 2.x more: the rows shown are the template's first fields, in its order.
+		const shown = table.rows.map((row) => row[table.columns.indexOf('name')]);
+		expect(shown.length).toBeGreaterThanOrEqual(Math.min(10, names.length));
+		expect(shown).toEqual(names.slice(0, shown.length));
+		expect(new Set(table.rows.map((row) => row[table.columns.indexOf('template_name')]))).toEqual(new Set(['Invoice']));
+		expect(sandbox.stats().requests.getScanner).toBeGreaterThan(asked);
+		await editor.closeNdv();
 	});
 });

@@ -5,6 +5,7 @@ import { fieldTypeOf, guessDecimalSeparator, type DocumentStyle } from './normal
 import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
 import { readTable } from './tables';
 import { humanise, toLines, type TextLine } from './text-lines';
+import { OTHER_TERM_START, PAYMENT_TERM_DAYS } from './vocabulary';
 import type { ExtractedData, ExtractedField, FieldDefinition, OcrWordConfidence, ReadDocument, TemplateLike } from './types';
 
 /** Reported as `doc_metadata.ocr_provider`: the sandbox reads text layers and metadata, no OCR. */
@@ -138,6 +139,53 @@ function dropDueBeforeIssue(fields: FieldDefinition[], results: Map<FieldDefinit
 	results.set(due, { ...emptyResult(), raw_candidates: [...dueResult.raw_candidates, dueResult.source_fragment].filter((text) => text !== ''), normalization_notes: `due date ${dueResult.value} before the invoice date ${issuedValue}: not believed` });
 }
 
+/** The days after the invoice date the payment terms give (`Payment is due within 15 days`: 15), if any. */
+export function termDays(lines: TextLine[]): { days: number; line: TextLine } | undefined {
+	for (const line of lines) {
+		if (OTHER_TERM_START.test(line.folded)) continue;
+		for (const pattern of PAYMENT_TERM_DAYS) {
+			const days = Number(pattern.exec(line.folded)?.[1]);
+			if (days > 0 && days <= MAX_TERM_DAYS) return { days, line };
+		}
+	}
+	return undefined;
+}
+
+const MAX_TERM_DAYS = 180;
+/** The most a due date computed from the terms keeps: the terms may count from another day. */
+const TERM_DUE_CAP = 0.7;
+
+function addDays(isoDate: string, days: number): string {
+	const date = new Date(`${isoDate}T00:00:00Z`);
+	date.setUTCDate(date.getUTCDate() + days);
+	return date.toISOString().slice(0, 10);
+}
+
+/**
+ * Payment terms in days (`Net 30`) cross-check the due date against the invoice date: a printed
+ * due date that agrees is believed, one that does not is doubted, and a missing one is the invoice
+ * date plus the days (no surer than the invoice date, and below the review threshold).
+ */
+function dueFromTerms(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, lines: TextLine[]): void {
+	const due = fields.find((field) => field.name === 'due_date');
+	const issued = fields.find((field) => field.name === 'invoice_date');
+	const issuedResult = issued && results.get(issued);
+	const terms = termDays(lines);
+	if (!due || !terms || !issuedResult || typeof issuedResult.value !== 'string') return;
+	const expected = addDays(issuedResult.value, terms.days);
+	const termsText = terms.line.text.trim();
+	const dueResult = results.get(due) ?? emptyResult();
+	if (typeof dueResult.value === 'string') {
+		const agrees = dueResult.value === expected;
+		const confidence = agrees ? Math.max(dueResult.confidence, Math.min(0.9, issuedResult.confidence + 0.05)) : Math.min(dueResult.confidence, TERM_DUE_CAP);
+		const note = agrees ? `checked: the invoice date + ${terms.days} days ('${termsText}')` : `doubtful: the terms ('${termsText}') give ${expected}`;
+		results.set(due, { ...dueResult, confidence, normalization_notes: [dueResult.normalization_notes, note].filter((text) => text !== '').join('; ') });
+		return;
+	}
+	const note = `from the terms: the invoice date ${issuedResult.value} + ${terms.days} days ('${termsText}')`;
+	results.set(due, { value: expected, confidence: Math.min(issuedResult.confidence, TERM_DUE_CAP), source_fragment: termsText, raw_candidates: [...dueResult.raw_candidates, termsText], normalization_notes: note });
+}
+
 /**
  * Fills every field of the template from the document's text (spec 2.5 / 2.6): tables first,
  * then labelled values outside the tables, then values recognisable without a label.
@@ -166,6 +214,7 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 	}
 	crossCheck(scalarFields, results, [...byName.values()]);
 	dropDueBeforeIssue(scalarFields, results);
+	dueFromTerms(scalarFields, results, freeLines);
 	for (const field of scalarFields) byName.set(field, toExtractedField(field, results.get(field) ?? emptyResult()));
 	const fields = template.fields.map((field) => byName.get(field) ?? toExtractedField(field, emptyResult()));
 	const withValues = fields.filter((field) => field.value !== null).length;

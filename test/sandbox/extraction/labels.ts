@@ -1,9 +1,13 @@
-import { fold, humanise, labelPattern, type TextLine } from './text-lines';
+import { parseDate } from './normalize';
+import { fold, humanise, labelPattern, overlap, type Cell, type TextLine } from './text-lines';
 import type { FieldDefinition } from './types';
-import { FIELD_SYNONYMS, PERCENT_SYNONYMS } from './vocabulary';
+import { DOCUMENT_KEYWORDS, FIELD_SYNONYMS, NUMBER_SIGNS, PERCENT_SYNONYMS, RELATED_SYNONYMS, TITLE_DATE_WORDS, TITLES_OF_NUMBER } from './vocabulary';
 
-/** How a label was known; the first are the surest (and give the higher confidence). */
-export type LabelSource = 'label' | 'synonym' | 'name' | 'percent';
+/**
+ * How a label was known; the first are the surest (and give the higher confidence). `related`:
+ * a label that names the value on some documents only (`Statement #` for an invoice number).
+ */
+export type LabelSource = 'label' | 'synonym' | 'name' | 'percent' | 'related';
 
 export interface LabelSpec {
 	text: string;
@@ -11,7 +15,7 @@ export interface LabelSpec {
 	source: LabelSource;
 }
 
-export const LABEL_CONFIDENCE: Record<LabelSource, number> = { label: 0.95, synonym: 0.9, name: 0.85, percent: 0.85 };
+export const LABEL_CONFIDENCE: Record<LabelSource, number> = { label: 0.95, synonym: 0.9, name: 0.85, percent: 0.85, related: 0.85 };
 
 const cache = new WeakMap<FieldDefinition, LabelSpec[]>();
 
@@ -26,13 +30,17 @@ export function labelsFor(field: FieldDefinition): LabelSpec[] {
 	const specs: LabelSpec[] = [];
 	const add = (text: string | undefined, source: LabelSource) => {
 		const key = text === undefined ? '' : fold(text).replace(/[:\s]+$/u, '').trim();
-		if (key === '' || seen.has(key)) return;
-		seen.add(key);
-		specs.push({ text: key, pattern: labelPattern(key), source });
+		// Printed apostrophes are often typographic (`Date d’échéance`).
+		for (const variant of new Set([key, key.replace(/'/gu, '’')])) {
+			if (variant === '' || seen.has(variant)) continue;
+			seen.add(variant);
+			specs.push({ text: variant, pattern: labelPattern(variant), source });
+		}
 	};
 	add(field.label, 'label');
 	for (const synonym of ownEntry(FIELD_SYNONYMS, field.name) ?? []) add(synonym, 'synonym');
 	add(humanise(field.name), 'name');
+	for (const synonym of ownEntry(RELATED_SYNONYMS, field.name) ?? []) add(synonym, 'related');
 	for (const synonym of ownEntry(PERCENT_SYNONYMS, field.name) ?? []) {
 		// Same words as other fields' labels: keep them even when already seen.
 		specs.push({ text: synonym, pattern: labelPattern(synonym), source: 'percent' });
@@ -57,12 +65,13 @@ export interface LabelMatch {
 }
 
 /** The labels of every field that start `text`, the longest of each field; undefined for none. */
-function labelsAt(fields: FieldDefinition[], text: string, offset: number, line: TextLine, cellIndex: number): LabelMatch[] {
+function labelsAt(fields: FieldDefinition[], text: string, offset: number, line: TextLine, cellIndex: number, options: FindOptions): LabelMatch[] {
 	const here: LabelMatch[] = [];
 	for (const field of fields) {
 		let best: LabelMatch | undefined;
 		for (const spec of labelsFor(field)) {
 			if (offset > 0 && spec.source === 'percent') continue;
+			if (spec.source === 'related' && !options.related) continue;
 			const length = spec.pattern.exec(text)?.[0].length ?? (spec.source === 'percent' ? undefined : runTogetherLength(spec, text));
 			if (length !== undefined && (!best || offset + length > best.length)) best = { field, spec, line, cellIndex, length: offset + length, offset };
 		}
@@ -115,28 +124,87 @@ function innerStarts(text: string): number[] {
 	return starts;
 }
 
+export interface FindOptions {
+	/** Take `related` labels too: value reading does, template detection does not. */
+	related?: boolean;
+}
+
+const SIGN_PATTERNS = NUMBER_SIGNS.map(labelPattern);
+const DATE_WORDS = new Set(TITLE_DATE_WORDS);
+/** What follows a number sign: nothing (the number stands apart) or a token with digits. */
+const NUMBER_AFTER_SIGN = /^[\s.:#]*(?:$|[\p{L}\d\-/]*\d)/u;
+/** How many non-empty lines above a lone `n° 123` its title may stand. */
+const TITLE_LINES_ABOVE = 2;
+
+/** The title `text` is, alone or with its date (`facture du 29/01/2021`, `rechnung vom 1.2.2021`). */
+function titleWithDate(text: string, titles: string[]): string | undefined {
+	const title = titles.find((word) => text === word || text.startsWith(`${word} `));
+	if (!title) return undefined;
+	const rest = text.slice(title.length).trim();
+	if (rest === '') return title;
+	const [word, ...words] = rest.split(/\s+/u);
+	const date = words.join(' ');
+	const parsed = DATE_WORDS.has(word) ? parseDate(date) : undefined;
+	return parsed !== undefined && date.replace(parsed.text, '').trim() === '' ? title : undefined;
+}
+
+/** The folded texts of the cells standing over `cell` in the non-empty lines above. */
+function cellsAbove(cell: Cell, above: TextLine[]): string[] {
+	return above.flatMap((line) => line.cells.filter((other) => overlap(other, cell) > 0).map((other) => line.folded.slice(other.start, other.end).trim()));
+}
+
+/**
+ * A number sign after a document title and its date (`Facture du 29/01/2021 n° 123`), or starting
+ * a cell under such a title (`Facture du 29/01/2021` over `n° 123`): the number of that document.
+ * Positions before `taken` hold another label already.
+ */
+function titledNumbers(fields: FieldDefinition[], text: string, taken: number, line: TextLine, cellIndex: number, above: TextLine[]): LabelMatch[] {
+	const matches: LabelMatch[] = [];
+	for (const field of fields) {
+		const titles = (ownEntry(DOCUMENT_KEYWORDS, ownEntry(TITLES_OF_NUMBER, field.name) ?? '') ?? []).map(fold);
+		if (titles.length === 0) continue;
+		for (const start of [0, ...[...text.matchAll(/(?<=\s)\S/gu)].map((word) => word.index)]) {
+			if (start < taken) continue;
+			const sign = SIGN_PATTERNS.map((pattern) => pattern.exec(text.slice(start))?.[0]).find((found) => found !== undefined);
+			// The number itself follows (or stands in the next cell): `Number of items: 5` is no number sign.
+			if (sign === undefined || !NUMBER_AFTER_SIGN.test(text.slice(start + sign.length))) continue;
+			const before = start === 0 ? cellsAbove(line.cells[cellIndex], above) : [text.slice(0, start).trim()];
+			const title = before.map((candidate) => titleWithDate(candidate, titles)).find((found) => found !== undefined);
+			if (title === undefined) continue;
+			const spec: LabelSpec = { text: `${title} ${sign}`, pattern: labelPattern(sign), source: 'synonym' };
+			matches.push({ field, spec, line, cellIndex, length: start + sign.length, offset: start });
+			break;
+		}
+	}
+	return matches;
+}
+
 /**
  * Labels found at the start of each cell, and inside a cell where a label ends with a colon
  * (`Date: 12/01/2020 Invoice No: 123` in one run of text). When labels of several fields start at
  * the same place the longest wins (`Total VAT` is the tax, not the total); equal lengths are all
  * kept. A label's value ends where the next label of the same cell begins.
  */
-export function findLabels(fields: FieldDefinition[], lines: TextLine[]): LabelMatch[] {
+export function findLabels(fields: FieldDefinition[], lines: TextLine[], options: FindOptions = {}): LabelMatch[] {
 	const found: LabelMatch[] = [];
+	const above: TextLine[] = [];
 	for (const line of lines) {
+		if (above.length > 0 && above[0].page !== line.page) above.length = 0;
 		line.cells.forEach((cell, cellIndex) => {
 			const rest = line.folded.slice(cell.start, cell.end);
 			// A rate before the label (`20% VAT   1.70`, receipts' tax lines) is read past.
 			const offset = RATE_PREFIX.exec(rest)?.[0].length ?? 0;
-			const inCell = labelsAt(fields, rest.slice(offset), offset, line, cellIndex);
+			const inCell = labelsAt(fields, rest.slice(offset), offset, line, cellIndex, options);
 			let taken = Math.max(0, ...inCell.map((match) => match.length));
 			for (const start of innerStarts(rest)) {
 				if (start < taken) continue;
-				const inner = labelsAt(fields, rest.slice(start), start, line, cellIndex).filter((match) => /^[\s.]*[:#]/u.test(rest.slice(match.length)) && match.spec.source !== 'percent');
+				const inner = labelsAt(fields, rest.slice(start), start, line, cellIndex, options).filter((match) => /^[\s.]*[:#]/u.test(rest.slice(match.length)) && match.spec.source !== 'percent');
 				if (inner.length === 0) continue;
 				inCell.push(...inner);
 				taken = Math.max(...inner.map((match) => match.length));
 			}
+			const own = new Set(inCell.map((match) => match.field));
+			inCell.push(...titledNumbers(fields.filter((field) => !own.has(field)), rest, taken, line, cellIndex, above));
 			const starts = [...new Set(inCell.map((match) => match.offset ?? 0))].sort((a, b) => a - b);
 			for (const match of inCell) {
 				const next = starts.find((start) => start > (match.offset ?? 0));
@@ -144,6 +212,7 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[]): LabelM
 			}
 			found.push(...inCell);
 		});
+		if (line.cells.length > 0) above.splice(0, above.length, line, ...above.slice(0, TITLE_LINES_ABOVE - 1));
 	}
 	return found;
 }

@@ -13,6 +13,11 @@ export interface PositionedText {
 	y: number;
 	width: number;
 	fontSize: number;
+	/**
+	 * A whole word (OCR words are): at least one space from the piece before it, however close.
+	 * PDF pieces may be parts of one word drawn apart, so only a gap separates them.
+	 */
+	word?: boolean;
 }
 
 /** Points per character column; small enough that text rarely runs past its next column. */
@@ -44,7 +49,7 @@ function renderRow(row: PositionedText[], originX: number): string {
 			if (gap > piece.fontSize * CELL_GAP_RATIO) {
 				const column = Math.round((piece.x - originX) / POINTS_PER_COLUMN);
 				line += ' '.repeat(Math.max(2, column - line.length));
-			} else if (gap > piece.fontSize * 0.1) {
+			} else if (gap > piece.fontSize * 0.1 || piece.word) {
 				// Words of one phrase drawn separately: one space, no column alignment.
 				line += ' ';
 			}

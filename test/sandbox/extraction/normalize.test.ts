@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { guessDecimalSeparator, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone } from './normalize';
+import { findCurrencies, guessDecimalSeparator, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone } from './normalize';
 
 describe('parseNumber', () => {
 	it.each([
@@ -49,6 +49,20 @@ describe('parseMoney', () => {
 	it('leaves the currency out when none is printed', () => {
 		expect(parseMoney('260,85')?.currency).toBeUndefined();
 	});
+
+	it("reads a dollar sign with its country's letters as that country's dollar", () => {
+		expect(parseMoney('C$ 12.00')?.currency).toBe('CAD');
+		expect(parseMoney('AU$12.00')?.currency).toBe('AUD');
+		expect(parseMoney('US$ 12.00')?.currency).toBe('USD');
+	});
+});
+
+describe('findCurrencies', () => {
+	it('lists every code and sign in order, a bare $ apart from a prefixed one', () => {
+		expect(findCurrencies('Amount Due (USD): $2,608.20, C$ 5, 4 € or EUR 4').map((found) => `${found.text}=${found.code}`)).toEqual(['USD=USD', '$=USD', 'C$=CAD', '€=EUR', 'EUR=EUR']);
+		expect(findCurrencies('ABC 12.00')).toEqual([]);
+		expect(findCurrencies('OPEN 7 DAYS, 10 DOLLARS')).toEqual([]);
+	});
 });
 
 describe('guessDecimalSeparator', () => {
@@ -83,6 +97,11 @@ describe('parseDate', () => {
 		expect(parseDate('03/05/2026', { monthFirst: true })?.value).toBe('2026-03-05');
 		expect(parseDate('12/31/2026')?.value).toBe('2026-12-31');
 		expect(parseDate('31/12/2026', { monthFirst: true })?.value).toBe('2026-12-31');
+	});
+
+	it('reads a date OCR ran into the time after it', () => {
+		expect(parseDate('6/10/201913:59', { monthFirst: true })?.value).toBe('2019-06-10');
+		expect(parseDate('26.02.201615:20')?.value).toBe('2016-02-26');
 	});
 
 	it('rejects impossible dates and text without a date', () => {

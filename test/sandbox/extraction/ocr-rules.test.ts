@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fallbackValue } from './fallbacks';
 import { findLabels } from './labels';
 import { normalizeValue } from './normalize';
+import { betterReading, joinSplitAmounts, type OcrPage, type OcrWord } from './ocr';
 import { readTable } from './tables';
 import { toLines } from './text-lines';
 import type { FieldDefinition } from './types';
@@ -70,5 +71,29 @@ describe('OCR-tolerant rules (scans and photos)', () => {
 		const result = fallbackValue({ name: 'supplier_name', type: 'string' } as FieldDefinition, lines);
 		expect(result?.value).toBe('Clachan');
 		expect(result?.confidence).toBeLessThan(0.8);
+	});
+
+	it('joins an amount OCR split where it lost the decimal point (touching boxes), and nothing else', () => {
+		const word = (text: string, x0: number, x1: number) => ({ text, confidence: 90, bbox: { x0, y0: 0, x1, y1: 40 } });
+		const join = (...words: ReturnType<typeof word>[]) => joinSplitAmounts(words, 40).map((joined) => joined.text);
+		// Boxes that overlap, as Tesseract gives them for `$1203.39` read without its point.
+		expect(join(word('Total', 0, 100), word('$1203', 300, 500), word('39', 450, 510))).toEqual(['Total', '$1203.39']);
+		expect(join(word('1.203', 300, 400), word('39', 402, 430))).toEqual(['1.203,39']);
+		// A real space between them, decimals already there, or not two digits: left alone.
+		expect(join(word('1203', 300, 400), word('39', 420, 450))).toEqual(['1203', '39']);
+		expect(join(word('12.50', 300, 400), word('39', 400, 430))).toEqual(['12.50', '39']);
+		expect(join(word('1203', 300, 400), word('391', 400, 440))).toEqual(['1203', '391']);
+		expect(join(word('Qty', 300, 400), word('39', 400, 430))).toEqual(['Qty', '39']);
+	});
+
+	it('keeps, of two readings of a page, the one with more confident words (the first on a tie)', () => {
+		const reading = (confidences: number[]): OcrPage => {
+			const words: OcrWord[] = confidences.map((confidence, index) => ({ text: `word${index}`, confidence, bbox: { x0: 0, y0: 0, x1: 1, y1: 1 }, line: 0 }));
+			return { language: 'eng', binarisation: 'otsu', confidence: 0, words, lines: [], pieces: [], text: '', readable: true, ms: 0 };
+		};
+		const few = reading([95, 95, 40, 30]);
+		const more = reading([80, 75, 71]);
+		expect(betterReading(few, more)).toBe(more);
+		expect(betterReading(more, reading([90, 90, 90]))).toBe(more);
 	});
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState } from 'pdf-lib';
+import { concatTransformationMatrix, drawObject, PDFDocument, popGraphicsState, pushGraphicsState, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture, SAMPLES, type FixtureName } from '../../fixtures';
 import { skipNotice } from '../../harness/skipNotice';
@@ -92,6 +92,34 @@ async function imageOnlyPdf(page: Rendered): Promise<Uint8Array> {
 	return pdf.save();
 }
 
+interface TextCanvas extends NodeCanvas {
+	getContext(kind: '2d'): NodeContext & { font: string; fillText(text: string, x: number, y: number): void };
+}
+
+/** Lines of text drawn as pixels (black on white, 40 px type): what a letterhead image holds. */
+function textImage(lines: string[]): Buffer {
+	const { createCanvas } = requireHere('@napi-rs/canvas') as { createCanvas(width: number, height: number): TextCanvas };
+	const canvas = createCanvas(1400, 70 * lines.length + 30);
+	const context = canvas.getContext('2d');
+	context.fillStyle = 'white';
+	context.fillRect(0, 0, canvas.width, canvas.height);
+	context.fillStyle = 'black';
+	context.font = '40px sans-serif';
+	lines.forEach((line, index) => context.fillText(line, 20, 60 + index * 70));
+	return canvas.toBuffer('image/png');
+}
+
+/** A page with a text layer whose letterhead (the supplier and its VAT id) is only an image. */
+async function letterheadPdf(): Promise<Uint8Array> {
+	const pdf = await PDFDocument.create();
+	const page = pdf.addPage([595, 842]);
+	const font = await pdf.embedFont(StandardFonts.Helvetica);
+	const letterhead = await pdf.embedPng(textImage(['NORTHWIND TRADING LTD', 'VAT GB 123 4567 89']));
+	page.drawImage(letterhead, { x: 40, y: 740, width: 350, height: 40 });
+	['Invoice No.: INV-77', 'Date: 2026-03-12', 'Total: 99.00'].forEach((line, index) => page.drawText(line, { x: 40, y: 600 - index * 20, size: 11, font }));
+	return pdf.save();
+}
+
 const template = (name: string): TemplateLike => ({ scanner_id: name.toLowerCase(), ...READY_MADE_TEMPLATES.find((candidate) => candidate.name === name)! });
 const fieldValue = (data: ReturnType<typeof extractData>, name: string) => data.fields.find((field) => field.name === name)?.value;
 
@@ -137,6 +165,16 @@ describe.skipIf(!OCR || !RENDERER)("OCR of the project's invoices turned into pi
 			expect(page).toMatch(/Invoice No\.?:? {2,}INV-2026-0042/);
 			expect(holdsAmount(page, 1234.56)).toBe(true);
 		}
+	});
+
+	it('a letterhead carried only as an image on a page with text is read and put above the page text', async () => {
+		const document = await readDocument(await letterheadPdf());
+		expect(document.ocrWords?.length).toBeGreaterThan(0);
+		const lines = document.text.split('\n').map((line) => line.trim());
+		const supplier = lines.findIndex((line) => /NORTHWIND TRADING/.test(line));
+		expect(supplier).toBeGreaterThanOrEqual(0);
+		expect(lines.some((line) => /GB 123 4567 89/.test(line))).toBe(true);
+		expect(supplier).toBeLessThan(lines.findIndex((line) => line.startsWith('Invoice No.')));
 	});
 
 	it('words come with their boxes and lines, pieces for the layout with one baseline per line', async () => {

@@ -10,7 +10,8 @@
  * script and WebAssembly core are the installed ones. Without tesseract.js (or with
  * `SANDBOX_OCR=off`) OCR is unavailable and images without text metadata read as before: no text.
  *
- * A page is read in English first; when the text looks German, French or Spanish it is read again
+ * A page is read in English first (with Otsu's threshold, and Sauvola's too when that reading
+ * found little: see `Binarisation`); when the text looks German, French or Spanish it is read again
  * with that language's model and the more confident reading is kept. One worker per language is
  * created on first use and reused; `stopOcr()` ends them (the sandbox calls it when it stops).
  * Words come back with their boxes, and as `PositionedText` pieces for layout.ts, so that OCR text
@@ -50,6 +51,8 @@ export interface OcrLine {
 export interface OcrPage {
 	/** Tesseract's language code of the reading kept, e.g. 'eng', 'fra'. */
 	language: OcrLanguage;
+	/** How the kept reading turned the picture into black and white (see BINARISATIONS). */
+	binarisation: Binarisation;
 	/** Mean word confidence, 0-100. */
 	confidence: number;
 	words: OcrWord[];
@@ -71,6 +74,21 @@ export interface OcrPage {
 }
 
 export type OcrLanguage = 'eng' | 'deu' | 'fra' | 'spa';
+
+/**
+ * Tesseract's thresholding methods. Otsu's global threshold (Tesseract's default) reads scans and
+ * evenly lit photos well and keeps faint strokes; Sauvola's local threshold copes with the
+ * shadows, creases, uneven light and textured backgrounds of phone photos, where a global one
+ * blackens or loses whole regions. Otsu reads first; a page where it found little is read again
+ * with Sauvola and the reading with more confident words is kept.
+ */
+export type Binarisation = 'sauvola' | 'otsu';
+const THRESHOLDING_METHOD: Record<Binarisation, string> = { otsu: '0', sauvola: '2' };
+/**
+ * Confident words (see confidentWordCount) under which a reading is tried with the other
+ * binarisation: so little read with confidence is what a threshold that lost the text gives.
+ */
+const FEW_CONFIDENT_WORDS = 20;
 
 /** The language guess (language.ts) -> the model that reads it best. */
 const MODEL_BY_LANGUAGE: Record<string, OcrLanguage> = { de: 'deu', fr: 'fra', es: 'spa' };
@@ -266,8 +284,39 @@ function isNoise(word: TesseractWord): boolean {
 
 const box = (bbox: TesseractBbox): OcrBox => ({ x0: bbox.x0, y0: bbox.y0, x1: bbox.x1, y1: bbox.y1 });
 
+/** An amount without decimals yet (`$1203`, `1,203`), and two digits that may be its cents. */
+const WHOLE_AMOUNT = /^[^\p{L}\p{N}]{0,2}\d[\d,.']*$/u;
+const HAS_DECIMALS = /[.,]\d{1,2}$/u;
+const CENTS = /^\d{2}$/u;
+/** Gap, as a share of the line's height, under which two words touch: no space was printed between them. */
+const TOUCHING_GAP = 0.1;
+
+/**
+ * Tesseract often loses the decimal point of an amount in a photo (a dot is a few pixels) and
+ * splits the amount into two words whose boxes touch or overlap: `$1203` + `39`. Two such words
+ * are one amount: they are joined with the decimal mark the first part does not use as a
+ * thousands separator (`1.203` + `39` -> `1.203,39`).
+ */
+export function joinSplitAmounts<W extends { text: string; confidence: number; bbox: OcrBox }>(words: W[], lineHeight: number): W[] {
+	const joined: W[] = [];
+	for (const word of words) {
+		const previous = joined[joined.length - 1];
+		const touching = previous !== undefined && word.bbox.x0 - previous.bbox.x1 <= lineHeight * TOUCHING_GAP;
+		if (touching && WHOLE_AMOUNT.test(previous.text) && !HAS_DECIMALS.test(previous.text) && CENTS.test(word.text)) {
+			const mark = previous.text.includes('.') ? ',' : '.';
+			joined[joined.length - 1] = {
+				...previous,
+				text: `${previous.text}${mark}${word.text}`,
+				confidence: Math.min(previous.confidence, word.confidence),
+				bbox: { x0: previous.bbox.x0, y0: Math.min(previous.bbox.y0, word.bbox.y0), x1: Math.max(previous.bbox.x1, word.bbox.x1), y1: Math.max(previous.bbox.y1, word.bbox.y1) },
+			};
+		} else joined.push(word);
+	}
+	return joined;
+}
+
 /** Tesseract's page -> words, lines, layout pieces and text. */
-export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number): OcrPage {
+export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number, binarisation: Binarisation = 'otsu'): OcrPage {
 	const lines: OcrLine[] = [];
 	const words: OcrWord[] = [];
 	for (const block of data.blocks ?? []) {
@@ -276,7 +325,8 @@ export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number
 				const kept = line.words.filter((word) => !isNoise(word));
 				if (kept.length === 0) continue;
 				const index = lines.length;
-				const lineWords = kept.map((word) => ({ text: word.text.trim(), confidence: word.confidence, bbox: box(word.bbox), line: index }));
+				const read = kept.map((word) => ({ text: word.text.trim(), confidence: word.confidence, bbox: box(word.bbox), line: index }));
+				const lineWords = joinSplitAmounts(read, line.bbox.y1 - line.bbox.y0);
 				const baseline = (line.baseline.y0 + line.baseline.y1) / 2;
 				lines.push({
 					text: lineWords.map((word) => word.text).join(' '),
@@ -298,18 +348,19 @@ export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number
 			y: -line.baseline * scale,
 			width: (word.bbox.x1 - word.bbox.x0) * scale,
 			fontSize: Math.max(4, (line.bbox.y1 - line.bbox.y0) * scale),
+			word: true,
 		})),
 	);
 	const confidence = words.length === 0 ? 0 : words.reduce((sum, word) => sum + word.confidence, 0) / words.length;
-	const confidentWords = words.filter((word) => word.confidence >= CONFIDENT && (word.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3);
 	return {
 		language,
+		binarisation,
 		confidence: Math.round(confidence * 10) / 10,
 		words,
 		lines,
 		pieces,
 		text: pieces.length === 0 ? '' : layoutLines(pieces).join('\n'),
-		readable: confidentWords.length >= MIN_CONFIDENT_WORDS,
+		readable: confidentWordCount(words) >= MIN_CONFIDENT_WORDS,
 		ms,
 	};
 }
@@ -317,7 +368,12 @@ export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number
 /** A page that takes longer has hung the engine: its worker is ended and the page gives up. */
 const PAGE_TIMEOUT_MS = 120_000;
 
-async function readWith(language: OcrLanguage, image: Buffer): Promise<OcrPage> {
+/** Words read with confidence that hold three letters or digits: how much of a page was really read. */
+export function confidentWordCount(words: OcrWord[]): number {
+	return words.filter((word) => word.confidence >= CONFIDENT && (word.text.match(/[\p{L}\p{N}]/gu)?.length ?? 0) >= 3).length;
+}
+
+async function readWith(language: OcrLanguage, image: Buffer, binarisation: Binarisation): Promise<OcrPage> {
 	const started = performance.now();
 	const worker = await workerFor(language);
 	let timer: NodeJS.Timeout | undefined;
@@ -334,8 +390,9 @@ async function readWith(language: OcrLanguage, image: Buffer): Promise<OcrPage> 
 		timer.unref();
 	});
 	try {
-		const { data } = await Promise.race([worker.recognize(image, {}, { text: true, blocks: true }), failed]);
-		return toOcrPage(data, language, performance.now() - started);
+		const options = { thresholding_method: THRESHOLDING_METHOD[binarisation] };
+		const { data } = await Promise.race([worker.recognize(image, options, { text: true, blocks: true }), failed]);
+		return toOcrPage(data, language, performance.now() - started, binarisation);
 	} finally {
 		clearTimeout(timer);
 		if (onExit) worker.worker?.off('exit', onExit);
@@ -364,15 +421,28 @@ export function recognizeImage(image: Uint8Array): Promise<OcrPage> {
 	imagesAsked++;
 	setBusy(1);
 	return enqueue(async () => {
-		const first = await readWith('eng', bytes);
+		const first = await bestBinarisation(bytes);
 		// Only the words read with confidence vote: noise such as `la` or `de` makes any text look Spanish.
 		const confident = first.words.filter((word) => word.confidence >= CONFIDENT).map((word) => word.text);
 		const model = MODEL_BY_LANGUAGE[guessLanguage(confident.join(' ')) ?? ''];
 		if (!model || !hasModel(model)) return first;
-		const second = await readWith(model, bytes);
+		const second = await readWith(model, bytes, first.binarisation);
 		const kept = second.confidence >= first.confidence ? second : first;
 		return { ...kept, ms: first.ms + second.ms };
 	}).finally(() => setBusy(-1));
+}
+
+/** Of two readings, the one with more confident words; the first on a tie. */
+export function betterReading(first: OcrPage, second: OcrPage): OcrPage {
+	return confidentWordCount(second.words) > confidentWordCount(first.words) ? second : first;
+}
+
+/** The English reading with Otsu's threshold, and with Sauvola's too when that one read little. */
+async function bestBinarisation(bytes: Buffer): Promise<OcrPage> {
+	const otsu = await readWith('eng', bytes, 'otsu');
+	if (confidentWordCount(otsu.words) >= FEW_CONFIDENT_WORDS) return otsu;
+	const sauvola = await readWith('eng', bytes, 'sauvola');
+	return { ...betterReading(otsu, sauvola), ms: otsu.ms + sauvola.ms };
 }
 
 /**

@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { concatTransformationMatrix, drawObject, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, popGraphicsState, pushGraphicsState, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { ccittTiff, imageFile, pdfPageImages } from './pdf-images';
+import { ccittTiff, drawnPlacements, imageFile, MAX_TEXT_PAGE_IMAGES, pdfPageImages, textPageImages, type Matrix } from './pdf-images';
 
 /** The file tests build: pages drawing image XObjects made from a dictionary and raw bytes. */
 async function pdfWith(images: Array<{ dict: Record<string, unknown>; bytes: Uint8Array; drawn?: boolean; inForm?: boolean }>): Promise<Uint8Array> {
@@ -68,6 +68,65 @@ describe('pdfPageImages: the images a page draws, as files the OCR reads', () =>
 		expect(await pdfPageImages(Buffer.from('%PDF-1.7\ngarbage'), [0])).toEqual({ images: [], skipped: [] });
 		const pdf = await pdfWith([{ dict: { ...GREY, Filter: 'DCTDecode' }, bytes: JPEG }]);
 		expect((await pdfPageImages(pdf, [3])).images).toEqual([]);
+	});
+});
+
+describe('drawnPlacements: where a content stream draws its XObjects', () => {
+	it('follows q, Q and cm, and steps over strings and inline images that hold "Do"', () => {
+		const drawn: Array<[string, Matrix]> = [];
+		const content = 'q 200 0 0 50 100 700 cm /Logo Do Q BT (a \\) /Fake Do) Tj ET BI /W 1 /H 1 ID x /Inline Do EI q 1 0 0 1 10 10 cm 2 0 0 2 0 0 cm /Img#20A Do Q /Last Do';
+		drawnPlacements(Buffer.from(content, 'latin1'), (name, ctm) => drawn.push([name, ctm]));
+		expect(drawn).toEqual([
+			['Logo', [200, 0, 0, 50, 100, 700]],
+			['Img A', [2, 0, 0, 2, 10, 10]],
+			['Last', [1, 0, 0, 1, 0, 0]],
+		]);
+	});
+});
+
+describe('textPageImages: images on pages with text that may carry text of their own', () => {
+	/** Pages of 600 x 800 points drawing images at [width, height, x, y] in points. */
+	async function placed(pages: Array<Array<{ image: number; at: [number, number, number, number] }>>, images: Array<Record<string, unknown>>): Promise<Uint8Array> {
+		const pdf = await PDFDocument.create();
+		const refs = images.map((dict) => pdf.context.register(PDFRawStream.of(pdf.context.obj({ Type: 'XObject', Subtype: 'Image', Filter: 'DCTDecode', ...dict } as never) as unknown as PDFDict, JPEG)));
+		for (const draws of pages) {
+			const page = pdf.addPage([600, 800]);
+			for (const { image, at } of draws) {
+				const [width, height, x, y] = at;
+				page.pushOperators(pushGraphicsState(), concatTransformationMatrix(width, 0, 0, height, x, y), drawObject(page.node.newXObject(`Im${image}`, refs[image])), popGraphicsState());
+			}
+		}
+		return pdf.save();
+	}
+	const LETTERHEAD = { ...GREY, Width: 600, Height: 120 };
+	const ICON = { ...GREY, Width: 80, Height: 75 };
+	const SCAN = { ...GREY, Width: 1700, Height: 2200 };
+
+	it('finds a letterhead with where it is drawn, leaves out icons and a page-covering scan, reads a repeated image once', async () => {
+		const pdf = await placed(
+			[
+				[{ image: 0, at: [300, 60, 50, 720] }, { image: 1, at: [40, 38, 500, 400] }, { image: 2, at: [600, 800, 0, 0] }],
+				[{ image: 0, at: [300, 60, 50, 720] }],
+			],
+			[LETTERHEAD, ICON, SCAN],
+		);
+		const { images, pageBoxes } = await textPageImages(pdf, [0, 1]);
+		expect(images).toHaveLength(1);
+		expect(images[0]).toMatchObject({ page: 0, width: 600, height: 120, box: { x0: 50, y0: 720, x1: 350, y1: 780 } });
+		expect(pageBoxes.get(0)).toEqual({ x0: 0, y0: 0, x1: 600, y1: 800 });
+	});
+
+	it('gives nothing for a file that holds no image at all', async () => {
+		const pdf = await PDFDocument.create();
+		pdf.addPage([600, 800]).drawText('Invoice');
+		expect(await textPageImages(await pdf.save(), [0])).toEqual({ images: [], skipped: [], pageBoxes: new Map() });
+	});
+
+	it(`reads at most ${MAX_TEXT_PAGE_IMAGES} images of a document, the largest of a page first`, async () => {
+		const strip = (width: number) => ({ ...GREY, Width: width, Height: 60 });
+		const pdf = await placed([[0, 1, 2, 3].map((image) => ({ image, at: [200, 20, 50, 100 + image * 100] as [number, number, number, number] }))], [strip(300), strip(500), strip(400), strip(200)]);
+		const { images } = await textPageImages(pdf, [0]);
+		expect(images.map((image) => image.width)).toEqual([500, 400, 300].slice(0, MAX_TEXT_PAGE_IMAGES));
 	});
 });
 

@@ -1,6 +1,8 @@
 /**
  * The images a PDF page draws, as files the OCR engine decodes (ocr.ts), for pages that carry no
- * text layer: what a scanner or a phone app puts in a PDF is one image per page.
+ * text layer: what a scanner or a phone app puts in a PDF is one image per page. On pages that do
+ * carry text, a few smaller images that may hold text (a letterhead, a footer) are found too, with
+ * where they are drawn (textPageImages).
  *
  * - DCTDecode images are JPEG files already: handed over as they are.
  * - CCITTFaxDecode images (1-bit office scanners) are wrapped, still compressed, in a TIFF.
@@ -11,7 +13,8 @@
  *   are not read: such a page stays without text.
  *
  * Only images the page's content stream actually draws (`/Name Do`, also inside form XObjects)
- * count, so a resource dictionary shared by all pages does not make every page read every image.
+ * count, so a resource dictionary shared by all pages does not make every page read every image;
+ * the walk follows `q`, `Q` and `cm` to know where each one lands on the page.
  */
 import { constants as zlibConstants, crc32, deflateSync, inflateSync } from 'node:zlib';
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFHexString, PDFName, PDFNumber, PDFRawStream, PDFString, type PDFObject } from 'pdf-lib';
@@ -23,6 +26,8 @@ export interface PageImage {
 	bytes: Uint8Array;
 	width: number;
 	height: number;
+	/** Where the page draws it, in the page's user space (points, y growing upwards). */
+	box?: Box;
 }
 
 export interface SkippedImage {
@@ -349,12 +354,89 @@ export function imageFile(stream: PDFRawStream, resources: PDFDict | undefined):
 	return { format: 'png', bytes: pngFile({ width, height, bitDepth, colourType: space.kind === 'rgb' ? 2 : 0, idat }) };
 }
 
-/** Names drawn by `Do` in a content stream. */
-function drawnNames(content: Uint8Array): Set<string> {
+/** A PDF matrix [a b c d e f]. */
+export type Matrix = [number, number, number, number, number, number];
+const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+
+/** `m` applied after `ctm`: the matrix of a `cm` or a form's /Matrix inside the current state. */
+function multiply(m: Matrix, ctm: Matrix): Matrix {
+	const [a, b, c, d, e, f] = m;
+	const [A, B, C, D, E, F] = ctm;
+	return [a * A + b * C, a * B + b * D, c * A + d * C, c * B + d * D, e * A + f * C + E, e * B + f * D + F];
+}
+
+/** Where something drawn in the unit square lands on the page (an image is drawn there). */
+export interface Box {
+	x0: number;
+	y0: number;
+	x1: number;
+	y1: number;
+}
+
+function unitSquareBox(ctm: Matrix): Box {
+	const corners = [[0, 0], [1, 0], [0, 1], [1, 1]].map(([x, y]) => [x * ctm[0] + y * ctm[2] + ctm[4], x * ctm[1] + y * ctm[3] + ctm[5]]);
+	const xs = corners.map(([x]) => x);
+	const ys = corners.map(([, y]) => y);
+	return { x0: Math.min(...xs), y0: Math.min(...ys), x1: Math.max(...xs), y1: Math.max(...ys) };
+}
+
+const DELIMITERS = '()<>[]{}/%';
+const isSpace = (char: string) => char === ' ' || char === '\n' || char === '\r' || char === '\t' || char === '\f' || char === '\0';
+
+/** Past a literal string starting at `start` (its `(`): nested parentheses and escapes. */
+function skipString(text: string, start: number): number {
+	let depth = 0;
+	for (let index = start; index < text.length; index++) {
+		const char = text[index];
+		if (char === '\\') index++;
+		else if (char === '(') depth++;
+		else if (char === ')' && --depth === 0) return index + 1;
+	}
+	return text.length;
+}
+
+/** Past an inline image's data, which follows `ID` and ends at `EI`. */
+function skipInlineImage(text: string, start: number): number {
+	const end = /\sEI(?=[\s/[<(]|$)/g;
+	end.lastIndex = start;
+	const match = end.exec(text);
+	return match ? match.index + 3 : text.length;
+}
+
+/**
+ * Walks a content stream for what image placement needs: `q`/`Q` (save and restore), `cm` (the
+ * matrix) and `Do` (draw an XObject). Strings, inline images and everything else are stepped over.
+ */
+export function drawnPlacements(content: Uint8Array, onDraw: (name: string, ctm: Matrix) => void, start: Matrix = IDENTITY): void {
 	const text = Buffer.from(content).toString('latin1');
-	const names = new Set<string>();
-	for (const match of text.matchAll(/\/([^\s/[\]()<>{}%]+)\s*Do(?![A-Za-z])/g)) names.add(match[1].replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))));
-	return names;
+	const stack: Matrix[] = [];
+	let ctm = start;
+	let operands: Array<number | string> = [];
+	let index = 0;
+	while (index < text.length) {
+		const char = text[index];
+		if (isSpace(char)) index++;
+		else if (char === '%') index = text.indexOf('\n', index) < 0 ? text.length : text.indexOf('\n', index);
+		else if (char === '(') index = skipString(text, index);
+		else if (char === '<' && text[index + 1] !== '<') index = text.indexOf('>', index) < 0 ? text.length : text.indexOf('>', index) + 1;
+		else if (DELIMITERS.includes(char) && char !== '/') index += char === '<' || char === '>' ? 2 : 1;
+		else {
+			let end = index + 1;
+			while (end < text.length && !isSpace(text[end]) && !DELIMITERS.includes(text[end])) end++;
+			const token = text.slice(index, end);
+			index = end;
+			if (token.startsWith('/')) operands.push(token.slice(1).replace(/#([0-9a-fA-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))));
+			else if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(token)) operands.push(Number(token));
+			else {
+				if (token === 'q') stack.push(ctm);
+				else if (token === 'Q') ctm = stack.pop() ?? ctm;
+				else if (token === 'cm' && operands.length >= 6 && operands.slice(-6).every((value) => typeof value === 'number')) ctm = multiply(operands.slice(-6) as Matrix, ctm);
+				else if (token === 'Do' && typeof operands[operands.length - 1] === 'string') onDraw(operands[operands.length - 1] as string, ctm);
+				else if (token === 'ID') index = skipInlineImage(text, index);
+				operands = [];
+			}
+		}
+	}
 }
 
 function contentOf(value: PDFObject | undefined, context: PDFDict['context']): Uint8Array {
@@ -375,29 +457,87 @@ interface DrawnImage {
 	resources: PDFDict | undefined;
 	width: number;
 	height: number;
+	/** Where it is drawn on the page, in the page's user space (points). */
+	box: Box;
 }
 
-function collectImages(content: Uint8Array, resources: PDFDict | undefined, found: DrawnImage[], seen: Set<PDFRawStream>, depth: number): void {
+function matrixOf(dict: PDFDict): Matrix {
+	const matrix = dict.lookup(name('Matrix'));
+	if (!(matrix instanceof PDFArray) || matrix.size() !== 6) return IDENTITY;
+	const values = matrix.asArray().map((entry) => dict.context.lookup(entry));
+	return values.every((value) => value instanceof PDFNumber) ? (values.map((value) => (value as PDFNumber).asNumber()) as Matrix) : IDENTITY;
+}
+
+function collectImages(content: Uint8Array, resources: PDFDict | undefined, found: DrawnImage[], seen: Set<PDFRawStream>, depth: number, start: Matrix = IDENTITY): void {
 	const xObjects = resources?.lookupMaybe(name('XObject'), PDFDict);
 	if (!xObjects) return;
-	for (const drawn of drawnNames(content)) {
-		const object = xObjects.lookup(name(drawn));
-		if (!(object instanceof PDFRawStream) || seen.has(object)) continue;
-		seen.add(object);
-		const subtype = object.dict.lookup(name('Subtype'));
-		const kind = subtype instanceof PDFName ? subtype.decodeText() : '';
-		if (kind === 'Image') {
-			found.push({ stream: object, resources, width: numberOf(object.dict, 'Width') ?? 0, height: numberOf(object.dict, 'Height') ?? 0 });
-		} else if (kind === 'Form' && depth < MAX_FORM_DEPTH) {
-			let formContent: Uint8Array;
-			try {
-				formContent = decodePDFRawStream(object).decode();
-			} catch {
-				continue;
+	drawnPlacements(
+		content,
+		(drawn, ctm) => {
+			const object = xObjects.lookup(name(drawn));
+			if (!(object instanceof PDFRawStream) || seen.has(object)) return;
+			seen.add(object);
+			const subtype = object.dict.lookup(name('Subtype'));
+			const kind = subtype instanceof PDFName ? subtype.decodeText() : '';
+			if (kind === 'Image') {
+				found.push({ stream: object, resources, width: numberOf(object.dict, 'Width') ?? 0, height: numberOf(object.dict, 'Height') ?? 0, box: unitSquareBox(ctm) });
+			} else if (kind === 'Form' && depth < MAX_FORM_DEPTH) {
+				let formContent: Uint8Array;
+				try {
+					formContent = decodePDFRawStream(object).decode();
+				} catch {
+					return;
+				}
+				collectImages(formContent, object.dict.lookupMaybe(name('Resources'), PDFDict) ?? resources, found, seen, depth + 1, multiply(matrixOf(object.dict), ctm));
 			}
-			collectImages(formContent, object.dict.lookupMaybe(name('Resources'), PDFDict) ?? resources, found, seen, depth + 1);
-		}
+		},
+		start,
+	);
+}
+
+interface LoadedPdf {
+	pdf: PDFDocument;
+	pages: ReturnType<PDFDocument['getPages']>;
+}
+
+/** pdf-lib's reading of the file, or undefined when it cannot open it. */
+async function loadPdf(bytes: Uint8Array): Promise<LoadedPdf | undefined> {
+	try {
+		const pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
+		return { pdf, pages: pdf.getPages() };
+	} catch {
+		return undefined;
 	}
+}
+
+/** The images a page draws, each once, in drawing order; none when its content cannot be read. */
+function drawnImages(loaded: LoadedPdf, page: number): DrawnImage[] {
+	const leaf = loaded.pages[page]?.node;
+	if (!leaf) return [];
+	const found: DrawnImage[] = [];
+	try {
+		collectImages(contentOf(leaf.get(name('Contents')), loaded.pdf.context), leaf.Resources(), found, new Set(), 0);
+	} catch {
+		return [];
+	}
+	return found;
+}
+
+/** The image as a file for the OCR engine, or the reason it is skipped. */
+function toPageImage(image: DrawnImage, page: number): PageImage | SkippedImage {
+	let file: ReturnType<typeof imageFile>;
+	try {
+		file = imageFile(image.stream, image.resources);
+	} catch (error) {
+		file = { reason: `undecodable: ${error instanceof Error ? error.message : String(error)}` };
+	}
+	if ('reason' in file) return { page, width: image.width, height: image.height, reason: file.reason };
+	return { page, format: file.format, bytes: file.bytes, width: image.width, height: image.height, box: image.box };
+}
+
+function addImage(result: PdfPageImages, image: PageImage | SkippedImage): void {
+	if ('reason' in image) result.skipped.push(image);
+	else result.images.push(image);
 }
 
 /**
@@ -407,36 +547,73 @@ function collectImages(content: Uint8Array, resources: PDFDict | undefined, foun
  */
 export async function pdfPageImages(bytes: Uint8Array, pages: number[]): Promise<PdfPageImages> {
 	const result: PdfPageImages = { images: [], skipped: [] };
-	let pdf: PDFDocument;
-	let allPages: ReturnType<PDFDocument['getPages']>;
-	try {
-		pdf = await PDFDocument.load(bytes, { ignoreEncryption: true, updateMetadata: false, throwOnInvalidObject: false });
-		allPages = pdf.getPages();
-	} catch {
-		return result;
-	}
+	const loaded = await loadPdf(bytes);
+	if (!loaded) return result;
 	for (const page of pages) {
-		const leaf = allPages[page]?.node;
-		if (!leaf) continue;
-		const found: DrawnImage[] = [];
-		try {
-			collectImages(contentOf(leaf.get(name('Contents')), pdf.context), leaf.Resources(), found, new Set(), 0);
-		} catch {
-			continue;
-		}
-		const sized = found.filter((image) => image.width >= MIN_WIDTH && image.height >= MIN_HEIGHT);
+		const sized = drawnImages(loaded, page).filter((image) => image.width >= MIN_WIDTH && image.height >= MIN_HEIGHT);
 		const largest = Math.max(0, ...sized.map((image) => image.width * image.height));
 		const chosen = sized.filter((image) => image.width * image.height >= largest * MIN_AREA_SHARE).slice(0, MAX_IMAGES_PER_PAGE);
-		for (const image of chosen) {
-			let file: ReturnType<typeof imageFile>;
-			try {
-				file = imageFile(image.stream, image.resources);
-			} catch (error) {
-				file = { reason: `undecodable: ${error instanceof Error ? error.message : String(error)}` };
-			}
-			if ('reason' in file) result.skipped.push({ page, width: image.width, height: image.height, reason: file.reason });
-			else result.images.push({ page, format: file.format, bytes: file.bytes, width: image.width, height: image.height });
+		for (const image of chosen) addImage(result, toPageImage(image, page));
+	}
+	return result;
+}
+
+/**
+ * An image on a page with text that may carry text of its own (a letterhead, a footer with the
+ * VAT id and IBAN): enough pixels for a line of text, drawn at least TEXT_IMAGE_MIN_POINTS high,
+ * and covering less than TEXT_IMAGE_MAX_PAGE_SHARE of the page (a larger one is the scan under
+ * a searchable PDF's own text layer, or a background).
+ */
+const TEXT_IMAGE_MIN_WIDTH = 150;
+const TEXT_IMAGE_MIN_HEIGHT = 24;
+const TEXT_IMAGE_MIN_POINTS = 8;
+const TEXT_IMAGE_MAX_PAGE_SHARE = 0.4;
+/** Images of text pages read per document: a letterhead, a footer, and one more. */
+export const MAX_TEXT_PAGE_IMAGES = 3;
+
+export interface TextPageImages extends PdfPageImages {
+	/** Each page's MediaBox (page index -> box), for placing an image among the page's lines. */
+	pageBoxes: Map<number, Box>;
+}
+
+function mediaBox(loaded: LoadedPdf, page: number): Box {
+	const { x, y, width, height } = loaded.pages[page].getMediaBox();
+	return { x0: x, y0: y, x1: x + width, y1: y + height };
+}
+
+function mayHoldText(image: DrawnImage, page: Box): boolean {
+	const area = (box: Box) => Math.max(0, box.x1 - box.x0) * Math.max(0, box.y1 - box.y0);
+	return (
+		image.width >= TEXT_IMAGE_MIN_WIDTH &&
+		image.height >= TEXT_IMAGE_MIN_HEIGHT &&
+		image.box.y1 - image.box.y0 >= TEXT_IMAGE_MIN_POINTS &&
+		area(image.box) < area(page) * TEXT_IMAGE_MAX_PAGE_SHARE
+	);
+}
+
+/**
+ * The images on pages that have a text layer that may carry text of their own (see mayHoldText),
+ * with where they are drawn: at most MAX_TEXT_PAGE_IMAGES, in page order, the largest of a page
+ * first, and an image drawn on several pages (a letterhead) only where it is first drawn.
+ */
+export async function textPageImages(bytes: Uint8Array, pages: number[]): Promise<TextPageImages> {
+	const result: TextPageImages = { images: [], skipped: [], pageBoxes: new Map() };
+	// Image XObjects are streams, never inside object streams: without `/Image` in the bytes there are none.
+	if (!Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).includes('/Image')) return result;
+	const loaded = await loadPdf(bytes);
+	if (!loaded) return result;
+	const read = new Set<PDFRawStream>();
+	for (const page of pages) {
+		if (result.images.length >= MAX_TEXT_PAGE_IMAGES || !loaded.pages[page]) break;
+		const box = mediaBox(loaded, page);
+		const candidates = drawnImages(loaded, page)
+			.filter((image) => !read.has(image.stream) && mayHoldText(image, box))
+			.sort((a, b) => b.width * b.height - a.width * a.height);
+		for (const image of candidates.slice(0, MAX_TEXT_PAGE_IMAGES - result.images.length)) {
+			read.add(image.stream);
+			addImage(result, toPageImage(image, page));
 		}
+		if (candidates.length > 0) result.pageBoxes.set(page, box);
 	}
 	return result;
 }

@@ -165,7 +165,7 @@ function optionsOf(result: ScalarResult | undefined): Option[] {
 function setValue(result: ScalarResult, option: Option): ScalarResult {
 	if (!option.alternative) return result;
 	const { alternative } = option;
-	const others = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw }, ...(result.alternatives ?? [])].filter((entry) => entry.value !== alternative.value);
+	const others = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw, labels: result.labels }, ...(result.alternatives ?? [])].filter((entry) => entry.value !== alternative.value);
 	return {
 		...result,
 		value: alternative.value,
@@ -175,6 +175,7 @@ function setValue(result: ScalarResult, option: Option): ScalarResult {
 		raw: alternative.raw,
 		currency: alternative.currency ?? result.currency,
 		alternatives: others,
+		labels: alternative.labels,
 	};
 }
 
@@ -315,7 +316,7 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
  * Labels that name the amount to pay and nothing else (`Total` alone may head a column, a
  * sub-total or a line's amount).
  */
-const UNAMBIGUOUS_TOTAL_LABELS = new Set(['total due', 'amount due', 'grand total', 'balance due', 'invoice total', 'total amount', 'amount payable', 'total payable', 'total to pay', 'total incl. vat', 'total including vat', 'total inc. vat', 'gesamtbetrag', 'gesamtbetrag brutto', 'rechnungsbetrag', 'rechnungssumme', 'gesamtsumme', 'endbetrag', 'bruttobetrag', 'zu zahlen', 'summe brutto', 'gesamt brutto', 'total ttc', 'montant ttc', 'total t.t.c.', 'net à payer', 'total à payer', 'montant à payer', 'totaal', 'totaalbedrag', 'te betalen', 'totaal te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'importe total', 'total a pagar', 'total factura', 'totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'valor total', 'valor a pagar', 'total da fatura'].map(fold));
+const UNAMBIGUOUS_TOTAL_LABELS = new Set(['total due', 'amount due', 'grand total', 'balance due', 'invoice total', 'total amount', 'amount payable', 'total payable', 'total to pay', 'total incl. vat', 'total including vat', 'total inc. vat', 'gesamtbetrag', 'gesamtbetrag brutto', 'rechnungsbetrag', 'rechnungssumme', 'gesamtsumme', 'endbetrag', 'bruttobetrag', 'zu zahlen', 'summe brutto', 'gesamt brutto', 'total ttc', 'montant ttc', 'total t.t.c.', 'net à payer', 'total à payer', 'montant à payer', 'totaal', 'totaalbedrag', 'te betalen', 'totaal te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'importe total', 'total a pagar', 'total factura', 'totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'valor total', 'valor a pagar', 'total da fatura', 'amount to pay', 'zahlbetrag', 'endsumme'].map(fold));
 
 /**
  * A total nothing confirmed (no subtotal + tax, no line items) is believed only under a label that
@@ -327,8 +328,10 @@ function unconfirmedTotal(result: ScalarResult | undefined): ScalarResult | unde
 	const others = (result.alternatives ?? []).map((alternative) => alternative.value).filter((value): value is number => typeof value === 'number');
 	const value = result.value;
 	const largest = others.every((other) => other <= value);
-	if (label !== undefined && UNAMBIGUOUS_TOTAL_LABELS.has(label) && largest) return result;
-	const why = label === undefined || !UNAMBIGUOUS_TOTAL_LABELS.has(label) ? `label '${label ?? '?'}' may name another amount` : 'a larger amount is also labelled as a total';
+	// Any label that gave the value may name the amount to pay (`Total` and `Amount due` over one amount).
+	const payLabel = [label, ...(result.labels ?? [])].find((text) => text !== undefined && UNAMBIGUOUS_TOTAL_LABELS.has(text));
+	if (payLabel !== undefined && largest) return payLabel === label ? result : adjust(result, result.confidence, `also under '${payLabel}'`);
+	const why = payLabel === undefined ? `label '${label ?? '?'}' may name another amount` : 'a larger amount is also labelled as a total';
 	return adjust(result, UNCHECKED_CAP, `unchecked total: ${why}`);
 }
 

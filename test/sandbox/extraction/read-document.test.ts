@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { FIXTURE_NAMES, loadFixture, SAMPLES, type FixtureName } from '../../fixtures';
 import { heicLike, jpegWithComment, minimalWebp, pngWithText } from '../../fixtures/images';
 import { readDocument, sniffType } from './index';
+import { guessLanguage } from './language';
 import { layoutLines } from './layout';
+import { insertByPosition } from './read-document';
 
 /** The 40 MB file is only sniffed: reading it through pdfjs would cost seconds and prove nothing new. */
 const READABLE = FIXTURE_NAMES.filter((name) => name !== 'huge');
@@ -97,5 +99,39 @@ describe('layoutLines', () => {
 
 	it('joins pieces of one word and puts one space between close words', () => {
 		expect(layoutLines([piece('Inv', 0, 10, 15), piece('oice', 15, 10, 20), piece('No.', 38, 10, 15)])).toEqual(['Invoice No.']);
+	});
+
+	it('keeps whole words (OCR) apart by a space however close their boxes', () => {
+		const ocrWord = (text: string, x: number, width: number) => ({ ...piece(text, x, 10, width), word: true });
+		expect(layoutLines([ocrWord('6/10/2019', 0, 45), ocrWord('13:59', 45.5, 25)])).toEqual(['6/10/2019 13:59']);
+	});
+});
+
+describe('guessLanguage', () => {
+	it.each([
+		['Factuur  Datum  Totaal bedrag  BTW  Bedankt voor uw betaling', 'nl'],
+		['Fattura  Data  Totale  Importo  Grazie  Scadenza del pagamento', 'it'],
+		['Fatura  Data de vencimento  Valor  Obrigado  Pagamento do cliente', 'pt'],
+		['Rechnung  Datum  Summe  Betrag zahlbar bis', 'de'],
+	])('reads %s as %s', (text, language) => {
+		expect(guessLanguage(text)).toBe(language);
+	});
+
+	it('is not swayed by OCR noise of one or two shared letters: an English receipt stays English', () => {
+		expect(guessLanguage('el la y e o Sales Associate Street Sub-Total Tax Tip Total')).toBe('en');
+	});
+});
+
+describe('insertByPosition', () => {
+	const page = { x0: 0, y0: 0, x1: 600, y1: 800 };
+	const body = 'Invoice No.  1\nDate  2024-01-01\nTotal  10.00';
+
+	it('puts the text of an image at the top of the page before the lines, at the bottom after them', () => {
+		expect(insertByPosition(body, 'ACME Ltd', { x0: 50, y0: 740, x1: 300, y1: 790 }, page)).toBe(`ACME Ltd\n\n${body}`);
+		expect(insertByPosition(body, 'IBAN DE00', { x0: 50, y0: 10, x1: 550, y1: 40 }, page)).toBe(`${body}\n\nIBAN DE00`);
+	});
+
+	it('puts the text of an image in the middle of the page among the lines, as a block of its own', () => {
+		expect(insertByPosition(body, 'Stamp', { x0: 50, y0: 300, x1: 200, y1: 400 }, page).split('\n')).toEqual(['Invoice No.  1', 'Date  2024-01-01', '', 'Stamp', '', 'Total  10.00']);
 	});
 });

@@ -1,7 +1,7 @@
 import { jpegText, pngText } from './image-text';
 import { guessLanguage } from './language';
 import { recognizeImage } from './ocr';
-import { pdfPageImages } from './pdf-images';
+import { pdfPageImages, textPageImages, type Box } from './pdf-images';
 import { readPdfText } from './pdf-text';
 import { sniffType } from './sniff';
 import type { DocumentKind, DocumentProblem, OcrWordConfidence, ReadDocument } from './types';
@@ -65,10 +65,42 @@ async function ocrPdfPages(bytes: Uint8Array, pageTexts: string[], words: OcrWor
 }
 
 /**
+ * Text read from an image, put among the page's lines where the image is drawn: the share of the
+ * page above the image's top edge picks the line it goes before (a letterhead first, a footer
+ * last), set apart by blank lines so that it reads as a block of its own.
+ */
+export function insertByPosition(pageText: string, imageText: string, image: Box, page: Box): string {
+	const lines = pageText.split('\n');
+	const height = page.y1 - page.y0;
+	const above = height > 0 ? Math.min(1, Math.max(0, (page.y1 - image.y1) / height)) : 1;
+	const at = Math.round(above * lines.length);
+	return [...lines.slice(0, at), '', imageText, '', ...lines.slice(at)].join('\n').replace(/^\n+|\n+$/g, '');
+}
+
+/**
+ * Images on pages that have a text layer (a letterhead or footer carrying the supplier's name,
+ * VAT id or IBAN only as pixels): a few of them (pdf-images.ts, textPageImages) are read and
+ * their text merged into the page's lines by position.
+ */
+async function ocrTextPageImages(bytes: Uint8Array, textLayers: string[], pageTexts: string[], words: OcrWordConfidence[]): Promise<string[]> {
+	const withText = textLayers.flatMap((text, page) => (text.trim() === '' ? [] : [page]));
+	if (withText.length === 0) return pageTexts;
+	const { images, pageBoxes } = await textPageImages(bytes, withText);
+	const read = [...pageTexts];
+	for (const image of images) {
+		const pageBox = pageBoxes.get(image.page);
+		const text = await ocrText(image.bytes, words);
+		if (text.trim() !== '' && image.box && pageBox) read[image.page] = insertByPosition(read[image.page], text, image.box, pageBox);
+	}
+	return read;
+}
+
+/**
  * Reads what the sandbox can read of a document: PDF text layers, text carried in PNG/JPEG
  * metadata, and else OCR (ocr.ts) of JPEG/PNG images and of the images of PDF pages without a
- * text layer. WebP and HEIC are recognised but "not guaranteed readable" (spec 4.2), so they are
- * reported 'unsupported', like anything that is neither a PDF nor an image.
+ * text layer, plus a few images of text pages that may hold text of their own. WebP and HEIC
+ * are recognised but "not guaranteed readable" (spec 4.2), so they are reported 'unsupported',
+ * like anything that is neither a PDF nor an image.
  */
 export async function readDocument(bytes: Uint8Array): Promise<ReadDocument> {
 	const kind = sniffType(bytes);
@@ -77,7 +109,8 @@ export async function readDocument(bytes: Uint8Array): Promise<ReadDocument> {
 			const pdf = await readPdfText(bytes);
 			if (pdf.problem !== undefined && pdf.problem !== 'no_text') return fromPages(kind, pdf.pages, pdf.pageTexts, pdf.problem);
 			const words: OcrWordConfidence[] = [];
-			const pageTexts = await ocrPdfPages(bytes, pdf.pageTexts, words);
+			const scanned = await ocrPdfPages(bytes, pdf.pageTexts, words);
+			const pageTexts = await ocrTextPageImages(bytes, pdf.pageTexts, scanned, words);
 			return withOcrWords(fromPages(kind, pdf.pages, pageTexts), words);
 		}
 		case 'png':

@@ -1,7 +1,7 @@
-import { findLabels, isLabelCell, LABEL_CONFIDENCE, type LabelMatch } from './labels';
-import { fieldTypeOf, normalizeValue, type DocumentStyle, type NormalizedValue } from './normalize';
-import { checkCandidate, isIdentifierField, REVIEW_THRESHOLD } from './plausibility';
-import { fold, overlap, type TextLine } from './text-lines';
+import { findLabels, isLabelCell, LABEL_CONFIDENCE, type LabelMatch, type LabelSource } from './labels';
+import { fieldTypeOf, normalizeValue, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
+import { AMOUNT_NAMES, checkCandidate, isIdentifierField, REVIEW_THRESHOLD } from './plausibility';
+import { fold, overlap, type Cell, type TextLine } from './text-lines';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
 import type { FieldDefinition, ScalarValue } from './types';
 
@@ -16,6 +16,8 @@ export interface ScalarResult {
 	raw?: string;
 	/** Other values labels gave, best first: cross-checks (plausibility.ts) may prefer one. */
 	alternatives?: ScalarAlternative[];
+	/** Every label that gave this value (`Total` and `Amount due` both over 2,608.20). */
+	labels?: string[];
 }
 
 export interface ScalarAlternative {
@@ -25,9 +27,13 @@ export interface ScalarAlternative {
 	notes: string;
 	currency?: string;
 	raw?: string;
+	labels?: string[];
 }
 
 interface Candidate {
+	/** The label's text (folded), and how it was known. */
+	label: string;
+	source: LabelSource;
 	raw: string;
 	normalized: NormalizedValue;
 	confidence: number;
@@ -41,6 +47,8 @@ const PERCENTAGE = /(\d+(?:[.,]\d+)?)\s*%/u;
 const IDENTIFIER_SHAPE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-/._]{2,24}$/u;
 /** The most a value read beside a document title (not a number label) keeps. */
 const TITLE_LABEL_CAP = 0.75;
+/** The most a value keeps when labels of the same strength gave other values: which is right is a guess. */
+const RIVAL_CAP = 0.75;
 /** Lines are searched this far below a label that stands alone (`Invoice No.` over `INV-1`). */
 const LINES_BELOW = 2;
 
@@ -54,8 +62,20 @@ function restOfCell(match: LabelMatch): string {
 	return cell.text.slice(match.length, match.end).trim().replace(/^[\s:#\-–]+/u, '').replace(/^\.\s*/u, '');
 }
 
+/**
+ * In a row of headings, a value right-aligned under its heading may stand past the heading's end
+ * (`Charges` over `$56,651.49`): a cell between the heading's start and the next heading's start
+ * that lies under no heading.
+ */
+function rightAlignedBelow(match: LabelMatch, line: TextLine): { cell: Cell; cellIndex: number } | undefined {
+	const heading = match.line.cells[match.cellIndex];
+	const nextStart = match.line.cells[match.cellIndex + 1]?.start ?? Number.POSITIVE_INFINITY;
+	const cellIndex = line.cells.findIndex((cell) => cell.start > heading.start && cell.end <= nextStart && match.line.cells.every((other) => overlap(other, cell) <= 0));
+	return cellIndex < 0 ? undefined : { cell: line.cells[cellIndex], cellIndex };
+}
+
 /** The cell under the label cell in the next non-empty lines, if any. */
-function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>): { raw: string; line: TextLine } | undefined {
+function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, headingRow = false): { raw: string; line: TextLine } | undefined {
 	const labelCell = match.line.cells[match.cellIndex];
 	let seen = 0;
 	for (let index = match.line.index + 1; index < lines.length && seen < LINES_BELOW; index++) {
@@ -63,10 +83,11 @@ function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 		if (line.page !== match.line.page) return undefined;
 		if (line.cells.length === 0) continue;
 		seen++;
-		const below = line.cells
-			.map((cell, cellIndex) => ({ cell, cellIndex, shared: overlap(cell, labelCell) }))
-			.filter((entry) => entry.shared > 0)
-			.sort((a, b) => b.shared - a.shared)[0];
+		const below =
+			line.cells
+				.map((cell, cellIndex) => ({ cell, cellIndex, shared: overlap(cell, labelCell) }))
+				.filter((entry) => entry.shared > 0)
+				.sort((a, b) => b.shared - a.shared)[0] ?? (headingRow ? rightAlignedBelow(match, line) : undefined);
 		if (!below) continue;
 		// A cell that is itself a label (`VAT ID: XX1`) holds another field's value.
 		if (labelCells.has(`${line.index}:${below.cellIndex}`) || labelCells.has(`any:${line.index}:${below.cellIndex}`)) return undefined;
@@ -81,16 +102,40 @@ function isLabelRow(line: TextLine, labelCells: Set<string>): boolean {
 	return labels >= 2 && labels * 2 >= line.cells.length;
 }
 
+const SHORT_DIGIT_GROUP = /^(?:[A-Z]{2}\s?)?\d{2,4}$/u;
+const DIGIT_GROUPS = /^\d{2,4}(?: \d{2,4})*$/u;
+
+/**
+ * A tax ID printed in digit groups that wide spaces split into cells (`VAT 232  153 895`): the
+ * group read after the label joined with the groups in the cells after `cellIndex`.
+ */
+function withDigitGroups(first: string, line: TextLine, cellIndex: number): string {
+	if (!SHORT_DIGIT_GROUP.test(first)) return first;
+	const groups = [first];
+	for (let next = cellIndex + 1; next < line.cells.length && DIGIT_GROUPS.test(line.cells[next].text); next++) groups.push(line.cells[next].text);
+	return groups.join(' ');
+}
+
+/** What kind of value a field reads, for where its value may stand. */
+type ValueKind = 'amount' | 'taxId' | 'other';
+
+function valueKindOf(field: FieldDefinition): ValueKind {
+	if (fieldTypeOf(field) === 'currency') return 'amount';
+	return /vat_id$|tax_id$/u.test(field.name) ? 'taxId' : 'other';
+}
+
 /** The texts a label may be giving a value to, nearest first, with the confidence cost of each. */
-function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, amount = false): Array<{ raw: string; line: TextLine; cost: number; where: string }> {
+function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, kind: ValueKind = 'other'): Array<{ raw: string; line: TextLine; cost: number; where: string }> {
 	const values: Array<{ raw: string; line: TextLine; cost: number; where: string }> = [];
-	const rest = restOfCell(match);
+	const amount = kind === 'amount';
+	const grouped = (raw: string, cellIndex: number) => (kind === 'taxId' ? withDigitGroups(raw, match.line, cellIndex) : raw);
+	const rest = grouped(restOfCell(match), match.cellIndex);
 	if (rest === '' && isLabelRow(match.line, labelCells)) {
 		// A row of headings (`Invoice No.   Date   Due date`) gives its values in the row below;
 		// a label with a value beside it in such a row (`Bill To   Invoice #  INT-001`) gives that one.
 		const beside = match.line.cells[match.cellIndex + 1];
 		const besideFree = beside && !labelCells.has(`any:${match.line.index}:${match.cellIndex + 1}`);
-		const below = cellBelow(match, lines, labelCells);
+		const below = cellBelow(match, lines, labelCells, true);
 		return [
 			...(below ? [{ ...below, cost: 0.05, where: 'under the label' }] : []),
 			...(besideFree ? [{ raw: beside.text, line: match.line, cost: 0.05, where: 'next to the label' }] : []),
@@ -99,7 +144,7 @@ function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 	if (rest !== '') values.push({ raw: rest, line: match.line, cost: 0, where: 'after the label' });
 	const next = match.line.cells[match.cellIndex + 1];
 	if (next && !labelCells.has(`${match.line.index}:${match.cellIndex + 1}`)) {
-		values.push({ raw: next.text, line: match.line, cost: 0, where: 'next to the label' });
+		values.push({ raw: grouped(next.text, match.cellIndex + 1), line: match.line, cost: 0, where: 'next to the label' });
 		// Amounts stand at the line's right end (`TVA (...)   Assiette   238,82 €`), up to the next label.
 		for (let cellIndex = match.cellIndex + 2; amount && cellIndex < match.line.cells.length; cellIndex++) {
 			if (labelCells.has(`any:${match.line.index}:${cellIndex}`)) break;
@@ -131,7 +176,7 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 	const considered: string[] = [];
 	for (const match of matches) {
 		let skipped = 0;
-		for (const { raw, line, cost: placeCost, where } of rawValues(match, lines, labelCells, fieldTypeOf(field) === 'currency')) {
+		for (const { raw, line, cost: placeCost, where } of rawValues(match, lines, labelCells, valueKindOf(field))) {
 			considered.push(raw);
 			const read = normalizeFor(field, match, raw, style);
 			// Words after the label that are no value (`Total EDF Electricité *  957,43`): the label may name something else.
@@ -161,13 +206,36 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 					notes.push('read beside a document title, not a number label');
 				}
 			}
-			candidates.push({ raw, normalized, confidence, line, notes });
+			candidates.push({ label: match.spec.text, source: match.spec.source, raw, normalized, confidence, line, notes });
 			skipped++;
 			// Amounts: later cells of the line stay candidates (`Total  1  319.00`); cross-checks choose.
 			if (!check.keepLooking) break;
 		}
 	}
 	return { candidates, considered };
+}
+
+/**
+ * A tax line with its rate, base and amount (`VAT 20%   1,000.00   200.00`, `TVA 19% on 100.00
+ * 19.00`): the amount that is the rate of another amount on the line is the tax, believed as the
+ * label is; the base it was computed from is no tax.
+ */
+function rateTimesBase(candidates: Candidate[]): Candidate[] {
+	const bases = new Set<Candidate>();
+	const checked = new Set<Candidate>();
+	for (const candidate of candidates) {
+		const rate = PERCENTAGE.exec(candidate.line.text);
+		const value = candidate.normalized.value;
+		if (!rate || typeof value !== 'number') continue;
+		const percent = Number(rate[1].replace(',', '.'));
+		const base = candidates.find((other) => other !== candidate && other.line === candidate.line && typeof other.normalized.value === 'number' && Math.abs(roundMoney((other.normalized.value * percent) / 100) - value) <= 0.01);
+		if (!base) continue;
+		bases.add(base);
+		checked.add(candidate);
+	}
+	return candidates
+		.filter((candidate) => !bases.has(candidate) || checked.has(candidate))
+		.map((candidate) => (checked.has(candidate) ? { ...candidate, confidence: Math.max(candidate.confidence, LABEL_CONFIDENCE.synonym), notes: [...candidate.notes, `checked: ${candidate.normalized.value} is the line's rate of its base`] } : candidate));
 }
 
 export function emptyResult(considered: string[] = [], note = 'not found'): ScalarResult {
@@ -177,19 +245,39 @@ export function emptyResult(considered: string[] = [], note = 'not found'): Scal
 /** The best candidate; disagreeing candidates of the same strength lower the confidence. */
 function choose(candidates: Candidate[], considered: string[]): ScalarResult {
 	const best = [...candidates].sort((a, b) => b.confidence - a.confidence || a.line.index - b.line.index)[0];
-	const rivals = candidates.filter((candidate) => candidate.normalized.value !== best.normalized.value && candidate.confidence >= best.confidence - 0.05);
+	// A related label (`Receipt #`) beside the field's own label names another document's value: no rival.
+	const rivals = candidates.filter((candidate) => candidate.normalized.value !== best.normalized.value && candidate.confidence >= best.confidence - 0.05 && (candidate.source !== 'related' || best.source === 'related'));
 	const notes = [...best.notes];
 	if (rivals.length > 0) notes.push(`other values seen: ${rivals.map((rival) => String(rival.normalized.value)).join(', ')}`);
 	return {
 		value: best.normalized.value,
-		confidence: round(Math.max(0.05, best.confidence - (rivals.length > 0 ? 0.1 : 0))),
+		confidence: round(Math.max(0.05, rivals.length > 0 ? Math.min(best.confidence - 0.1, RIVAL_CAP) : best.confidence)),
 		source_fragment: best.line.text.trim(),
 		raw_candidates: [...new Set(considered)],
 		normalization_notes: notes.join('; '),
 		currency: best.normalized.currency,
-		raw: best.raw,
+		raw: readWords(best),
 		alternatives: alternativesOf(candidates, best),
+		labels: labelsOf(candidates, best.normalized.value),
 	};
+}
+
+/**
+ * The words of the raw text the value was read from (`12/30/2016` of `12/30/2016 FRI`): OCR's
+ * doubt about a word beside the value is no doubt about the value.
+ */
+function readWords(candidate: Candidate): string {
+	const { raw } = candidate;
+	const at = fold(raw).indexOf(fold(candidate.normalized.text));
+	if (at < 0 || candidate.normalized.text === '') return raw;
+	const end = at + candidate.normalized.text.length;
+	const words = [...raw.matchAll(/\S+/gu)].filter((word) => word.index < end && word.index + word[0].length > at);
+	return words.map((word) => word[0]).join(' ');
+}
+
+/** The labels that gave `value`. */
+function labelsOf(candidates: Candidate[], value: ScalarValue): string[] {
+	return [...new Set(candidates.filter((candidate) => candidate.normalized.value === value).map((candidate) => candidate.label))];
 }
 
 /** Distinct other values, best first. */
@@ -206,7 +294,8 @@ function alternativesOf(candidates: Candidate[], best: Candidate): ScalarAlterna
 			source_fragment: candidate.line.text.trim(),
 			notes: candidate.notes.join('; '),
 			currency: candidate.normalized.currency,
-			raw: candidate.raw,
+			raw: readWords(candidate),
+			labels: labelsOf(candidates, candidate.normalized.value),
 		});
 	}
 	return alternatives;
@@ -214,14 +303,15 @@ function alternativesOf(candidates: Candidate[], best: Candidate): ScalarAlterna
 
 /** Reads every scalar field of a template from its labelled values. */
 export function readScalarFields(fields: FieldDefinition[], lines: TextLine[], style: DocumentStyle): Map<FieldDefinition, ScalarResult> {
-	const matches = findLabels(fields, lines);
+	const matches = findLabels(fields, lines, { related: true });
 	const labelCells = new Set(matches.filter(isLabelCell).map((match) => `${match.line.index}:${match.cellIndex}`));
 	for (const match of matches) labelCells.add(`any:${match.line.index}:${match.cellIndex}`);
 	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of fields) {
 		const own = matches.filter((match) => match.field === field);
-		const { candidates, considered } = candidatesFor(field, own, lines, labelCells, style);
-		results.set(field, candidates.length > 0 ? choose(candidates, considered) : emptyResult(considered));
+		const found = candidatesFor(field, own, lines, labelCells, style);
+		const candidates = AMOUNT_NAMES.tax.includes(field.name) ? rateTimesBase(found.candidates) : found.candidates;
+		results.set(field, candidates.length > 0 ? choose(candidates, found.considered) : emptyResult(found.considered));
 	}
 	return results;
 }

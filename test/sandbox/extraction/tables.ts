@@ -1,6 +1,8 @@
+import { CENT_TOLERANCE } from './checks';
 import { labelsFor, LABEL_CONFIDENCE } from './labels';
-import { fieldTypeOf, normalizeValue, type DocumentStyle } from './normalize';
-import { editDistance, labelPattern, overlap, type Cell, type TextLine } from './text-lines';
+import { fieldTypeOf, normalizeValue, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
+import { CURRENCY_CODES } from './normalize/numbers';
+import { editDistance, labelPattern, overlap, splitCells, type Cell, type TextLine } from './text-lines';
 import type { FieldDefinition, TableRow } from './types';
 import { TABLE_END_WORDS } from './vocabulary';
 
@@ -115,6 +117,34 @@ function lastMoneyColumnIsAmount(line: TextLine, columns: Column[], itemFields: 
 	}
 }
 
+const CODE_PATTERN = new RegExp(`\\b(?:${CURRENCY_CODES.join('|')})`, 'gu');
+
+/**
+ * A number cell OCR garbled: a letter glued right before three digits (`i000`, `24'y000`),
+ * once currency codes are set aside. Units after a number (`3hrs`) and short codes (`T1`) are
+ * no garbling.
+ */
+function isGarbledNumber(text: string): boolean {
+	return /\p{L}['`]?\d{3}/u.test(text.replace(CODE_PATTERN, ' '));
+}
+
+/**
+ * A table cell read as its column's type. OCR slips repaired first: a space before the decimals
+ * (`3,172 .80`), an `s`/`S` read for the `$` in front of an amount (`s2,100.00`); a cell still
+ * garbled is no value.
+ */
+export function readCell(type: string, text: string, style: DocumentStyle): NormalizedValue | undefined {
+	if (type === 'string') return normalizeValue(type, text, style);
+	const cleaned = repairOcrSlips(type, text);
+	if (isGarbledNumber(cleaned)) return undefined;
+	return normalizeValue(type, cleaned, style);
+}
+
+function repairOcrSlips(type: string, text: string): string {
+	const joined = text.trim().replace(/(\d)\s+([.,]\d{2}-?)$/u, '$1$2');
+	return type === 'currency' ? joined.replace(/^([-(]?)[sS](?=\d)/u, '$1$') : joined;
+}
+
 /** `2 x 25.00 = 50.00`, to the cent or within half a percent (rounded unit prices). */
 function multiplies(quantity: number, unitPrice: number, amount: number): boolean {
 	const product = quantity * unitPrice;
@@ -126,7 +156,7 @@ function multiplies(quantity: number, unitPrice: number, amount: number): boolea
  * row's money values that does (the unit price under `Price`, the amount the last) is preferred.
  */
 function checkRowArithmetic(read: RowRead, itemFields: FieldDefinition[], style: DocumentStyle): void {
-	const [quantity, unitPrice, amount] = ['quantity', 'unit_price', 'amount'].map((name) => itemFields.find((field) => field.name === name));
+	const { quantity, unitPrice, amount } = arithmeticFields(itemFields);
 	if (!quantity || !unitPrice || !amount) return;
 	const { row } = read;
 	const [q, u, a] = [row[quantity.name], row[unitPrice.name], row[amount.name]];
@@ -134,9 +164,8 @@ function checkRowArithmetic(read: RowRead, itemFields: FieldDefinition[], style:
 	const money: number[] = [];
 	for (const [column, text] of [...read.textsByColumn].sort((x, y) => x[0].span.start - y[0].span.start)) {
 		if (column.field && column.field !== unitPrice && column.field !== amount) continue;
-		if (!/[.,]\d{2}(?!\d)|[$€£]/u.test(text)) continue;
-		const value = normalizeValue(fieldTypeOf(amount), text, style);
-		if (value && typeof value.value === 'number') money.push(value.value);
+		const value = moneyOf(text, style);
+		if (value !== undefined) money.push(value);
 	}
 	for (let j = money.length - 1; j > 0; j--) {
 		for (let i = j - 1; i >= 0; i--) {
@@ -147,6 +176,230 @@ function checkRowArithmetic(read: RowRead, itemFields: FieldDefinition[], style:
 			return;
 		}
 	}
+}
+
+/** A cell's amount when it is written as money (`12.50`, `$12`), else undefined. */
+function moneyOf(text: string | undefined, style: DocumentStyle): number | undefined {
+	if (text === undefined || !/[.,]\d{2}(?!\d)|[$€£]/u.test(repairOcrSlips('currency', text))) return undefined;
+	const value = readCell('currency', text, style);
+	return value && typeof value.value === 'number' ? value.value : undefined;
+}
+
+function itemField(itemFields: FieldDefinition[], name: string): FieldDefinition | undefined {
+	return itemFields.find((field) => field.name === name);
+}
+
+/** The item fields quantity x unit price = amount ties together, by their names. */
+function arithmeticFields(itemFields: FieldDefinition[]): { quantity?: FieldDefinition; unitPrice?: FieldDefinition; amount?: FieldDefinition } {
+	return { quantity: itemField(itemFields, 'quantity'), unitPrice: itemField(itemFields, 'unit_price'), amount: itemField(itemFields, 'amount') };
+}
+
+/** An amount written with cents (`65.00`, `1.269,12-`). */
+const CENTS = /\d[.,]\d{2}(?!\d)/u;
+
+/**
+ * A row whose amount is a bare number (`5`, `140674`) under rows whose amounts all had cents:
+ * a card number or code below the items, not a row. Ends the table.
+ */
+function losesMoneyShape(read: RowRead, before: RowRead[], itemFields: FieldDefinition[]): boolean {
+	const amount = itemField(itemFields, 'amount');
+	const raw = amount && amountText(read, amount);
+	const text = raw === undefined ? undefined : repairOcrSlips('currency', raw);
+	if (!amount || text === undefined || CENTS.test(text) || /[$€£]/u.test(text) || before.length === 0) return false;
+	return before.every((previous) => CENTS.test(amountText(previous, amount) ?? ''));
+}
+
+function amountText(read: RowRead, amount: FieldDefinition): string | undefined {
+	return [...read.textsByColumn].find(([column]) => column.field === amount)?.[1];
+}
+
+/**
+ * An amount after a currency sign whose decimal point OCR lost (`$210000` in a column of `$65.00`):
+ * when other cells of the column carry cents, its last two digits may be the cents. Believed
+ * only when the row or the printed totals confirm it (another amount of the row is the same,
+ * quantity x unit price holds, or the column then sums to a total); otherwise left empty.
+ */
+function restoreLostDecimals(reads: RowRead[], itemFields: FieldDefinition[], totals: number[], style: DocumentStyle): void {
+	const columns = new Set(reads.flatMap((read) => [...read.textsByColumn.keys()].filter((column) => column.field && column.type === 'currency')));
+	for (const column of columns) {
+		const field = column.field as FieldDefinition;
+		const texts = reads.map((read) => read.textsByColumn.get(column));
+		if (!texts.some((text) => text !== undefined && CENTS.test(text))) continue;
+		reads.forEach((read, index) => {
+			const text = texts[index] === undefined ? undefined : repairOcrSlips('currency', texts[index] as string);
+			if (text === undefined || !/^-?[$€£]\s?\d{3,}-?$/u.test(text)) return;
+			const value = readCell('currency', text, style)?.value;
+			if (typeof value !== 'number') return;
+			read.row[field.name] = roundMoney(value / 100);
+			if (confirmsRestoredAmount(read, reads, field, itemFields, totals, style)) {
+				read.notes.push(`'${text}' read with its cents (the decimal point lost)`);
+				return;
+			}
+			read.row[field.name] = null;
+			read.notes.push(`'${text}' lost its decimal point: left empty`);
+		});
+	}
+}
+
+function confirmsRestoredAmount(read: RowRead, reads: RowRead[], field: FieldDefinition, itemFields: FieldDefinition[], totals: number[], style: DocumentStyle): boolean {
+	const value = read.row[field.name] as number;
+	const others = [...read.textsByColumn].filter(([column]) => column.field !== field).map(([, text]) => moneyOf(text, style));
+	if (others.some((other) => other !== undefined && Math.abs(other - value) <= CENT_TOLERANCE)) return true;
+	const { quantity, unitPrice, amount } = arithmeticFields(itemFields);
+	const [q, u, a] = [quantity && read.row[quantity.name], unitPrice && read.row[unitPrice.name], amount && read.row[amount.name]];
+	if (typeof q === 'number' && typeof u === 'number' && typeof a === 'number' && multiplies(q, u, a)) return true;
+	const column = reads.map((each) => each.row[field.name]);
+	return field === amount && column.every((each) => typeof each === 'number') && sumsToTotal(column as number[], totals);
+}
+
+/**
+ * No column headed as the quantity (`QTY` read as `ary`): an unnamed column of plain numbers
+ * that, times the unit price, give each row's amount is the quantity.
+ */
+function inferQuantityColumn(reads: RowRead[], itemFields: FieldDefinition[], style: DocumentStyle): void {
+	const { quantity, unitPrice, amount } = arithmeticFields(itemFields);
+	if (!quantity || !unitPrice || !amount || reads.some((read) => typeof read.row[quantity.name] === 'number')) return;
+	const columns = new Set(reads.flatMap((read) => [...read.textsByColumn.keys()].filter((column) => !column.field)));
+	for (const column of columns) {
+		const values = reads.map((read) => {
+			const text = read.textsByColumn.get(column)?.trim();
+			return text !== undefined && /^\d{1,6}(?:[.,]\d{1,3})?$/u.test(text) ? readCell('number', text, style)?.value : undefined;
+		});
+		let agree = 0;
+		let disagree = 0;
+		let beyondOne = false;
+		reads.forEach((read, index) => {
+			const [q, u, a] = [values[index], read.row[unitPrice.name], read.row[amount.name]];
+			if (typeof q !== 'number' || typeof u !== 'number' || typeof a !== 'number') return;
+			if (!multiplies(q, u, a)) disagree++;
+			else {
+				agree++;
+				beyondOne ||= q !== 1;
+			}
+		});
+		if (disagree > 0 || agree === 0 || !beyondOne) continue;
+		reads.forEach((read, index) => {
+			if (typeof values[index] === 'number') read.row[quantity.name] = values[index] as number;
+		});
+		reads[0].notes.push('quantity: the unnamed column whose numbers times the unit price give the amount');
+		return;
+	}
+}
+
+/** Whether the amounts add up to one of the totals printed under the table. */
+function sumsToTotal(amounts: number[], totals: number[]): boolean {
+	if (amounts.length === 0) return false;
+	const sum = roundMoney(amounts.reduce((a, b) => a + b, 0));
+	return totals.some((total) => Math.abs(sum - total) <= CENT_TOLERANCE + 1e-9);
+}
+
+/**
+ * Several money columns (`Unit price  Net  VAT  Gross`): the line amount is the column whose
+ * values are quantity x unit price in the most rows, else the one that sums to a printed
+ * subtotal or total; the column headed as the amount stays when none does better.
+ */
+function chooseAmountColumn(reads: RowRead[], itemFields: FieldDefinition[], totals: number[], style: DocumentStyle): void {
+	const { quantity, unitPrice, amount } = arithmeticFields(itemFields);
+	if (!amount || reads.length === 0) return;
+	const columns = [...new Set(reads.flatMap((read) => [...read.textsByColumn.keys()].filter((column) => !column.field || column.field === amount)))];
+	const scored = columns.map((column) => {
+		const values = reads.map((read) => moneyOf(read.textsByColumn.get(column), style));
+		const products = reads.filter((read, index) => {
+			const [q, u, a] = [quantity && read.row[quantity.name], unitPrice && read.row[unitPrice.name], values[index]];
+			return typeof q === 'number' && typeof u === 'number' && typeof a === 'number' && multiplies(q, u, a);
+		}).length;
+		const complete = values.every((value) => value !== undefined);
+		return { column, values, products, sums: complete && sumsToTotal(values as number[], totals) };
+	});
+	const current = scored.find((entry) => entry.column.field === amount);
+	// A column of amounts in most rows (OCR may have garbled one).
+	const better = scored
+		.filter((entry) => entry !== current && entry.values.filter((value) => value !== undefined).length * 2 >= reads.length + 1)
+		.sort((a, b) => b.products - a.products || Number(b.sums) - Number(a.sums) || b.column.span.start - a.column.span.start)[0];
+	if (!better) return;
+	const wins = current ? better.products > current.products || (better.products === current.products && better.sums && !current.sums) : better.products > 0 || better.sums;
+	if (!wins) return;
+	reads.forEach((read, index) => {
+		read.row[amount.name] = better.values[index] ?? null;
+	});
+	reads[0].notes.push(better.products > 0 ? 'amount: the column that is quantity x unit price' : 'amount: the column that sums to the printed total');
+}
+
+/** The table's rows settled as a whole once read: cents restored, quantity found, amounts chosen. */
+function settleSegment(reads: RowRead[], itemFields: FieldDefinition[], totals: number[], style: DocumentStyle): void {
+	restoreLostDecimals(reads, itemFields, totals, style);
+	inferQuantityColumn(reads, itemFields, style);
+	chooseAmountColumn(reads, itemFields, totals, style);
+	for (const read of reads) checkRowArithmetic(read, itemFields, style);
+}
+
+/** How far below a table its subtotal and total lines are looked for. */
+const TOTALS_REACH = 15;
+
+/** Whether a word of the line starts a total or subtotal label (`20% VAT Total  10.20`). */
+function namesATotal(line: TextLine): boolean {
+	for (const word of line.folded.matchAll(/(?<![\p{L}\p{N}])\p{L}/gu)) {
+		const rest = line.folded.slice(word.index);
+		if (END_PATTERNS.some((pattern) => pattern.test(rest))) return true;
+	}
+	return false;
+}
+
+/** Amounts of the subtotal and total lines printed from `from` on (same page, a few lines down). */
+function printedTotals(lines: TextLine[], from: number, style: DocumentStyle): number[] {
+	const totals: number[] = [];
+	const page = lines[from]?.page;
+	for (let index = from; index < Math.min(lines.length, from + TOTALS_REACH) && lines[index].page === page; index++) {
+		const last = lines[index].cells[lines[index].cells.length - 1];
+		if (!last || !namesATotal(lines[index]) || !/\d/u.test(last.text) || /%/u.test(last.text)) continue;
+		const value = readCell('currency', last.text, style);
+		if (value && typeof value.value === 'number') totals.push(value.value);
+	}
+	return totals;
+}
+
+/**
+ * Statement rows: each balance printed is the one before plus the credits and minus the debits
+ * between them (debits written with or without their minus).
+ */
+function balancesChain(rows: TableRow[], itemFields: FieldDefinition[]): boolean {
+	const [debit, credit, balance] = ['debit', 'credit', 'balance'].map((name) => itemField(itemFields, name));
+	if (!balance || (!debit && !credit)) return false;
+	const valueOf = (row: TableRow, field: FieldDefinition | undefined): number => (field && typeof row[field.name] === 'number' ? (row[field.name] as number) : 0);
+	let running: number | undefined;
+	let movement = 0;
+	let checked = 0;
+	for (const row of rows) {
+		movement += valueOf(row, credit) - Math.abs(valueOf(row, debit));
+		const printed = row[balance.name];
+		if (typeof printed !== 'number') continue;
+		if (running !== undefined) {
+			if (Math.abs(roundMoney(running + movement) - printed) > CENT_TOLERANCE + 1e-9) return false;
+			checked++;
+		}
+		running = printed;
+		movement = 0;
+	}
+	return checked > 0;
+}
+
+/**
+ * Whether the rows add up: their amounts sum to a printed subtotal or total, every row has
+ * quantity x unit price = amount, or (statements) the balances follow from the movements.
+ */
+export function rowsAddUp(rows: TableRow[], itemFields: FieldDefinition[], totals: number[]): boolean {
+	const { quantity, unitPrice, amount } = arithmeticFields(itemFields);
+	if (rows.length === 0) return false;
+	if (balancesChain(rows, itemFields)) return true;
+	if (!amount) return false;
+	const products = rows.map((row) => {
+		const [q, u, a] = quantity && unitPrice ? [row[quantity.name], row[unitPrice.name], row[amount.name]] : [];
+		return typeof q === 'number' && typeof u === 'number' && typeof a === 'number' ? multiplies(q, u, a) : undefined;
+	});
+	// A row whose quantity x unit price is not its amount: something in it is misread.
+	if (products.includes(false)) return false;
+	const amounts = rows.map((row) => row[amount.name]).filter((value): value is number => typeof value === 'number');
+	return (amounts.length === rows.length && sumsToTotal(amounts, totals)) || products.every((product) => product === true);
 }
 
 function isEndLine(line: TextLine): boolean {
@@ -204,9 +457,7 @@ function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[
 	const read: RowRead = { row, typedValues: 0, cells: named, parsedCells: 0, notes: [], textsByColumn };
 	for (const [column, text] of textsByColumn) {
 		if (!column.field) continue;
-		// A space OCR put before the decimals (`3,172 .80`, `1,269 .12-`).
-		const cleaned = column.type === 'string' ? text : text.replace(/(\d)\s+([.,]\d{2}-?)$/u, '$1$2');
-		const normalized = normalizeValue(column.type, cleaned, style);
+		const normalized = readCell(column.type, text, style);
 		if (!normalized) {
 			read.notes.push(`'${text}' is not a ${column.type} (${column.field.name})`);
 			continue;
@@ -217,7 +468,6 @@ function readRow(line: TextLine, columns: Column[], itemFields: FieldDefinition[
 		if (normalized.notes.some((note) => note.includes('ambiguous'))) read.notes.push(`${column.field.name}: ${normalized.notes.join(', ')}`);
 	}
 	describeFromUnnamedCells(read, columns, itemFields);
-	checkRowArithmetic(read, itemFields, style);
 	return read;
 }
 
@@ -236,16 +486,30 @@ function describeFromUnnamedCells(read: RowRead, columns: Column[], itemFields: 
 	if (texts.length > 0 && texts.some((text) => /\p{L}{3,}/u.test(text))) read.row[description.name] = texts.join(' ');
 }
 
-/** A wrapped description: a line with text in string columns only, under a row. */
-function appendContinuation(previous: TableRow, read: RowRead): boolean {
-	if (read.typedValues > 0) return false;
-	for (const [column, text] of read.textsByColumn) {
-		if (!column.field) continue;
-		if (column.type !== 'string') return false;
-		const before = previous[column.field.name];
-		previous[column.field.name] = typeof before === 'string' ? `${before} ${text}` : text;
+/**
+ * A wrapped description: a line without numbers under a row. Text under named string columns
+ * goes on in those columns; words that spill under other columns go on in the description.
+ */
+function appendContinuation(previous: TableRow, read: RowRead, itemFields: FieldDefinition[]): boolean {
+	const entries = [...read.textsByColumn].sort((a, b) => a[0].span.start - b[0].span.start);
+	if (read.typedValues > 0 || entries.some(([column, text]) => column.type !== 'string' && /\d/u.test(text))) return false;
+	const append = (field: FieldDefinition, text: string): void => {
+		const before = previous[field.name];
+		previous[field.name] = typeof before === 'string' ? `${before} ${text}` : text;
+	};
+	const description = descriptionField(itemFields);
+	if (entries.every(([column]) => column.field && column.type === 'string')) {
+		for (const [column, text] of entries) append(column.field as FieldDefinition, text);
+	} else if (description) {
+		append(description, entries.map(([, text]) => text).join(' '));
 	}
 	return true;
+}
+
+/** A row with a description and two values, or at least one amount of money (the rest OCR garbled). */
+function isFullRow(read: RowRead, itemFields: FieldDefinition[], style: DocumentStyle): boolean {
+	const hasMoney = [...read.textsByColumn].some(([column, text]) => column.type === 'currency' && moneyOf(text, style) !== undefined);
+	return (read.typedValues >= 2 || hasMoney) && hasDescription(read.row, itemFields);
 }
 
 function hasDescription(row: TableRow, itemFields: FieldDefinition[]): boolean {
@@ -258,43 +522,180 @@ const SUMMARY_WORDS = /\b(?:vat|tax|total|subtotal|sub-total|net|mwst|ust|tva|iv
 /** A money amount with decimals at the end of a line (`BIBIM.OCTOPU  T1   $13.99`). */
 const TRAILING_AMOUNT = /(?:^|\s)(-?[$€£]?\s?-?\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}-?)\s*(?:[A-Z]{1,3})?$/u;
 
+/** A heading that opens a receipt's summary (`Product Group Summary`): the items end above it. */
+const SUMMARY_HEADING = /\b(?:summary|zusammenfassung|recapitulatif|resumen|riepilogo|samenvatting|resumo)\b/u;
+
+/** Where the items of a table without a header may end: a total line or a summary heading. */
+function endsItems(line: TextLine): boolean {
+	return isEndLine(line) || (SUMMARY_HEADING.test(line.folded) && !TRAILING_AMOUNT.test(line.text.trim()));
+}
+
+/** Letters OCR reads for a one-digit count standing alone at a line's start (`Z   Meantime Pale`). */
+const COUNT_LOOKALIKES: Record<string, number> = { Z: 2, z: 2, I: 1, l: 1, '|': 1 };
+
+/** The count at the start of an item line (`2 Coffee`, `Z   Coffee`) and the text after it. */
+export function leadingCount(text: string): { count: number; rest: string } | undefined {
+	const digits = /^(\d{1,3})\s+(?=\p{L})/u.exec(text);
+	if (digits) return { count: Number(digits[1]), rest: text.slice(digits[0].length) };
+	const lookalike = /^(\S)\s{2,}(?=\p{L})/u.exec(text);
+	const count = lookalike ? COUNT_LOOKALIKES[lookalike[1]] : undefined;
+	return lookalike && count !== undefined ? { count, rest: text.slice(lookalike[0].length) } : undefined;
+}
+
+const NUMBER_CELL = /^[$€£]?\d{1,6}(?:[.,]\d{1,3})?$/u;
+
 /**
- * Items of a table printed without a header (till receipts): the run of lines right above the
- * first subtotal or total line that each hold a description and end with an amount. Read only
- * when no header was found; at least two such lines are needed.
+ * Numbers standing in their own cells between an item's description and its amount
+ * (`Widget   2   10.00   20.00`): quantity and unit price when quantity x unit price = amount;
+ * a lone small whole number is the quantity. Numbers that fit no role stay in the description, which
+ * is returned.
  */
-function headerlessRows(lines: TextLine[], itemFields: FieldDefinition[], style: DocumentStyle): { rows: TableRow[]; used: number[] } | undefined {
-	const description = itemFields.find((field) => field.name === 'description') ?? itemFields.find((field) => fieldTypeOf(field) === 'string');
-	const amount = itemFields.find((field) => field.name === 'amount') ?? itemFields.find((field) => fieldTypeOf(field) === 'currency');
-	if (!description || !amount) return undefined;
-	const end = lines.findIndex((line) => isEndLine(line));
-	if (end <= 0) return undefined;
-	const found: Array<{ line: TextLine; row: TableRow }> = [];
+function assignRowNumbers(row: TableRow, text: string, counted: number | undefined, total: number, itemFields: FieldDefinition[], style: DocumentStyle): string {
+	const { quantity, unitPrice } = arithmeticFields(itemFields);
+	const cells = splitCells(text);
+	const numbers: Array<{ value: number; text: string }> = [];
+	while (cells.length > 1 && numbers.length < 2 && NUMBER_CELL.test(cells[cells.length - 1].text)) {
+		const cell = cells.pop() as Cell;
+		const value = readCell('number', cell.text.replace(/^[$€£]/u, ''), style)?.value;
+		if (typeof value !== 'number') return text;
+		numbers.unshift({ value, text: cell.text });
+	}
+	const rest = cells.map((cell) => cell.text).join('  ');
+	if (!quantity) return text;
+	if (unitPrice && numbers.length === 2 && counted === undefined) {
+		const [first, second] = numbers.map((number) => number.value);
+		const pair = multiplies(first, second, total) ? [first, second] : multiplies(second, first, total) ? [second, first] : undefined;
+		if (!pair) return text;
+		[row[quantity.name], row[unitPrice.name]] = pair;
+		return rest;
+	}
+	if (numbers.length !== 1) return text;
+	if (unitPrice && counted !== undefined && multiplies(counted, numbers[0].value, total)) {
+		row[unitPrice.name] = numbers[0].value;
+		return rest;
+	}
+	// Two digits at most: `330` beside a drink is more likely millilitres than a count.
+	if (counted === undefined && /^\d{1,2}$/u.test(numbers[0].text)) {
+		row[quantity.name] = numbers[0].value;
+		return rest;
+	}
+	return text;
+}
+
+function descriptionField(itemFields: FieldDefinition[]): FieldDefinition | undefined {
+	return itemField(itemFields, 'description') ?? itemFields.find((field) => fieldTypeOf(field) === 'string');
+}
+
+function amountField(itemFields: FieldDefinition[]): FieldDefinition | undefined {
+	return itemField(itemFields, 'amount') ?? itemFields.find((field) => fieldTypeOf(field) === 'currency');
+}
+
+/** One item line of a table without a header: a description that ends with an amount. */
+function itemOfLine(line: TextLine, itemFields: FieldDefinition[], style: DocumentStyle): TableRow | undefined {
+	const description = descriptionField(itemFields);
+	const amount = amountField(itemFields);
+	const trimmed = line.text.trim();
+	const match = TRAILING_AMOUNT.exec(trimmed);
+	if (!description || !amount || !match) return undefined;
+	let text = trimmed.slice(0, trimmed.length - match[0].length).trim();
+	if (!/\p{L}{3,}/u.test(text) || /:/.test(text) || SUMMARY_WORDS.test(text)) return undefined;
+	const value = normalizeValue(fieldTypeOf(amount), match[1], style);
+	if (!value || typeof value.value !== 'number') return undefined;
+	const row: TableRow = Object.fromEntries(itemFields.map((field) => [field.name, null]));
+	const quantity = itemField(itemFields, 'quantity');
+	const leading = quantity ? leadingCount(text) : undefined;
+	if (quantity && leading) {
+		row[quantity.name] = leading.count;
+		text = leading.rest;
+	}
+	row[amount.name] = value.value;
+	row[description.name] = assignRowNumbers(row, text, leading?.count, value.value, itemFields, style).replace(/\s{2,}/gu, ' ');
+	return row;
+}
+
+/** A line of words only under an item (`Includes responsive navigation`): its description goes on. */
+function isContinuationText(line: TextLine): boolean {
+	const text = line.text.trim();
+	return /\p{L}{3,}/u.test(text) && !/:/.test(text) && !SUMMARY_WORDS.test(text) && !TRAILING_AMOUNT.test(text) && !isEndLine(line);
+}
+
+/**
+ * The item lines right above the line at `end`, read upwards: a blank or count line
+ * (`4.00xITEMS`) may stand between them and the end, one blank line between two items, and a
+ * line of words under an item continues its description.
+ */
+function itemsAbove(lines: TextLine[], end: number, itemFields: FieldDefinition[], style: DocumentStyle): Array<{ lines: number[]; row: TableRow }> {
+	const description = descriptionField(itemFields);
+	const found: Array<{ lines: number[]; row: TableRow }> = [];
 	let gaps = 0;
+	let blanks = 0;
+	let pending: TextLine | undefined;
 	for (let index = end - 1; index >= 0 && lines[index].page === lines[end].page; index--) {
 		const line = lines[index];
-		const match = TRAILING_AMOUNT.exec(line.text.trim());
-		const text = match ? line.text.trim().slice(0, line.text.trim().length - match[0].length).trim() : '';
-		if (!match || !/\p{L}{3,}/u.test(text) || /:/.test(text) || SUMMARY_WORDS.test(text)) {
-			// A count line (`4.00xITEMS`) or blank line between the items and the subtotal.
-			if (found.length === 0 && gaps < 1) {
-				gaps++;
-				continue;
+		const row = itemOfLine(line, itemFields, style);
+		if (row) {
+			const used = [line.index];
+			if (pending && description) {
+				row[description.name] = `${String(row[description.name])} ${pending.text.trim().replace(/\s{2,}/gu, ' ')}`;
+				used.push(pending.index);
 			}
+			found.unshift({ lines: used, row });
+			pending = undefined;
+			blanks = 0;
+			continue;
+		}
+		if (found.length === 0) {
+			if (gaps++ < 2) continue;
 			break;
 		}
-		const value = normalizeValue(fieldTypeOf(amount), match[1], style);
-		if (!value || typeof value.value !== 'number') break;
-		const row: TableRow = Object.fromEntries(itemFields.map((field) => [field.name, null]));
-		const quantity = itemFields.find((field) => field.name === 'quantity');
-		const leading = /^(\d{1,3})\s+(?=\p{L})/u.exec(text);
-		row[description.name] = (leading && quantity ? text.slice(leading[0].length) : text).replace(/\s{2,}/gu, ' ');
-		if (leading && quantity) row[quantity.name] = Number(leading[1]);
-		row[amount.name] = value.value;
-		found.unshift({ line, row });
+		// A line of words above a blank line is no item's continuation: the items end there.
+		if (line.cells.length === 0 && !pending && blanks++ === 0) continue;
+		if (!pending && line.cells.length > 0 && isContinuationText(line)) {
+			pending = line;
+			continue;
+		}
+		break;
 	}
-	if (found.length < 2) return undefined;
-	return { rows: found.map((entry) => entry.row), used: found.map((entry) => entry.line.index) };
+	return found;
+}
+
+/**
+ * Items of a table printed without a header (till receipts): the run of lines right above a
+ * subtotal or total line or a summary heading that each hold a description and end with an
+ * amount. Read only when no header was found; at least two such lines are needed, or one whose
+ * amount is the total printed below it.
+ */
+function headerlessRows(lines: TextLine[], itemFields: FieldDefinition[], style: DocumentStyle): { rows: TableRow[]; used: number[]; totals: number[] } | undefined {
+	for (let end = 1; end < lines.length; end++) {
+		if (!endsItems(lines[end])) continue;
+		const found = itemsAbove(lines, end, itemFields, style);
+		const totals = printedTotals(lines, end, style);
+		const amount = amountField(itemFields);
+		const single = found.length === 1 && amount !== undefined && sumsToTotal([found[0].row[amount.name] as number], totals);
+		if (found.length >= 2 || single) return { rows: found.map((entry) => entry.row), used: found.flatMap((entry) => entry.lines), totals };
+	}
+	return undefined;
+}
+
+/** Confidence a table reaches when its rows add up, and the most it keeps when they do not. */
+const ADDS_UP_CONFIDENCE = 0.85;
+const UNCHECKED_CONFIDENCE = 0.7;
+/** Rows read without a header line: believed only when they add up. */
+const HEADERLESS_CONFIDENCE = 0.6;
+
+/**
+ * A table with money columns is believed (>= 0.8) only when its rows add up; otherwise it keeps
+ * its header's evidence, capped. A table without money (a delivery note) has nothing to add up.
+ */
+function tableConfidence(evidence: number, addsUp: boolean | undefined, notes: string[]): number {
+	if (addsUp === undefined) return round(evidence);
+	notes.push(addsUp ? 'the rows add up' : 'the rows could not be checked against each other or a total');
+	return round(addsUp ? Math.max(evidence, ADDS_UP_CONFIDENCE) : Math.min(evidence, UNCHECKED_CONFIDENCE));
+}
+
+/** Whether the rows can add up at all: the table has a money column. */
+function moneyAddsUp(rows: TableRow[], itemFields: FieldDefinition[], totals: number[]): boolean | undefined {
+	return itemFields.some((field) => fieldTypeOf(field) === 'currency') ? rowsAddUp(rows, itemFields, totals) : undefined;
 }
 
 /**
@@ -309,6 +710,7 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 	let headerScore = 0;
 	let cellsSeen = 0;
 	let cellsParsed = 0;
+	const totals: number[] = [];
 	let index = 0;
 	while (index < lines.length) {
 		const header = itemFields.length > 0 ? readHeader(lines[index], itemFields) : undefined;
@@ -321,6 +723,7 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 		result.usedLines.add(headerLine.index);
 		headerScore += header.score;
 		const segmentStart = result.rows.length;
+		const segmentReads: RowRead[] = [];
 		let headerContinued = 0;
 		for (index++; index < lines.length; index++) {
 			const line = lines[index];
@@ -331,14 +734,14 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 				const next = lines[index + 1];
 				if (hasTypedColumns && result.rows.length > segmentStart && next && next.page === line.page && next.cells.length > 0 && !isEndLine(next) && !readHeader(next, itemFields)) {
 					const ahead = readRow(next, header.columns, itemFields, style);
-					if (ahead.typedValues >= 2 && hasDescription(ahead.row, itemFields)) continue;
+					if (isFullRow(ahead, itemFields, style)) continue;
 				}
 				break;
 			}
 			if (isEndLine(line) || readHeader(line, itemFields)) break;
 			const read = readRow(line, header.columns, itemFields, style);
 			const previous = result.rows[result.rows.length - 1];
-			if (hasTypedColumns && result.rows.length > segmentStart && previous && appendContinuation(previous, read)) {
+			if (hasTypedColumns && result.rows.length > segmentStart && previous && appendContinuation(previous, read, itemFields)) {
 				result.usedLines.add(line.index);
 				continue;
 			}
@@ -347,13 +750,17 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 				headerContinued++;
 				continue;
 			}
-			if (hasTypedColumns && read.typedValues === 0) break;
+			if (hasTypedColumns && (read.typedValues === 0 || losesMoneyShape(read, segmentReads, itemFields))) break;
 			result.rows.push(read.row);
+			segmentReads.push(read);
 			result.usedLines.add(line.index);
-			result.notes.push(...read.notes);
 			cellsSeen += read.cells;
 			cellsParsed += read.parsedCells;
 		}
+		const segmentTotals = printedTotals(lines, index, style);
+		totals.push(...segmentTotals);
+		settleSegment(segmentReads, itemFields, segmentTotals, style);
+		result.notes.push(...segmentReads.flatMap((read) => read.notes));
 	}
 	if (result.headers.length === 0 && hasTypedColumns) {
 		const headerless = headerlessRows(lines, itemFields, style);
@@ -361,14 +768,14 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 			result.rows = headerless.rows;
 			headerless.used.forEach((line) => result.usedLines.add(line));
 			result.notes.push('no header: the lines above the subtotal/total that end with an amount');
-			result.confidence = 0.6;
+			result.confidence = tableConfidence(HEADERLESS_CONFIDENCE, moneyAddsUp(result.rows, itemFields, headerless.totals), result.notes);
 			result.source = lines.find((line) => line.index === headerless.used[0])?.text.trim();
 			return result;
 		}
 	}
 	if (result.rows.length > 0) {
 		const parsedShare = cellsSeen === 0 ? 0 : cellsParsed / cellsSeen;
-		result.confidence = round((headerScore / result.headers.length) * (0.5 + 0.5 * parsedShare));
+		result.confidence = tableConfidence((headerScore / result.headers.length) * (0.5 + 0.5 * parsedShare), moneyAddsUp(result.rows, itemFields, totals), result.notes);
 	}
 	return result;
 }

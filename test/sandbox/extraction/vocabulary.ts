@@ -7,19 +7,19 @@
  */
 export const FIELD_SYNONYMS: Record<string, string[]> = {
 	// Invoices, quotes, orders
-	invoice_number: ['invoice number', 'invoice no.', 'invoice #', 'invoice nr.', 'invoice id', 'rechnungsnummer', 'rechnungs-nr.', 'rechnungsnr.', 'rechnung nr.', 're-nr.', 'nº factura', 'número de factura', 'factura nº', 'nº de factura', 'n° facture', 'numéro de facture', 'facture n°', 'invoice', 'invoice no', 'bill no.', 'bill number', 'document no.', 'factuurnummer', 'factuurnr.', 'factuur nr.', 'factuur', 'numero fattura', 'fattura n.', 'fattura nr.', 'n. fattura', 'nr. fattura', 'número da fatura', 'fatura n.º', 'fatura nº', 'n.º fatura', 'nº da fatura', 'rechnung', 'facture', 'factura'],
+	invoice_number: ['invoice number', 'invoice no.', 'invoice #', 'invoice nr.', 'invoice id', 'rechnungsnummer', 'rechnungs-nr.', 'rechnungsnr.', 'rechnung nr.', 're-nr.', 'nº factura', 'número de factura', 'factura nº', 'nº de factura', 'n° facture', 'n° de facture', 'numéro de facture', 'facture n°', 'référence facture', 'réf. facture', 'référence de la facture', 'invoice', 'invoice no', 'bill no.', 'bill number', 'document no.', 'factuurnummer', 'factuurnr.', 'factuur nr.', 'factuur', 'numero fattura', 'fattura n.', 'fattura nr.', 'n. fattura', 'nr. fattura', 'número da fatura', 'fatura n.º', 'fatura nº', 'n.º fatura', 'nº da fatura', 'rechnung', 'facture', 'factura'],
 	invoice_date: ['invoice date', 'date of issue', 'issue date', 'date', 'rechnungsdatum', 'datum', 'fecha de factura', 'fecha de emisión', 'fecha', 'date de facture', "date d'émission", 'invoice dt', 'billing date', 'bill date', 'dated', 'factuurdatum', 'data fattura', 'data documento', 'data emissione', 'data', 'data da fatura', 'data de emissão', 'fecha factura', 'leistungsdatum', 'facture du', 'invoice dated', 'rechnung vom', 'factuur van'],
-	due_date: ['due date', 'invoice due date', 'payment due date', 'payment due', 'due by', 'pay by', 'fälligkeitsdatum', 'fällig am', 'zahlbar bis', 'fecha de vencimiento', 'vencimiento', "date d'échéance", 'échéance', 'due', 'vervaldatum', 'te betalen voor', 'uiterste betaaldatum', 'betalen voor', 'scadenza', 'data scadenza', 'data de vencimento', 'vencimento', 'date limite de paiement', 'à payer avant le', 'payable before'],
+	due_date: ['due date', 'invoice due date', 'payment due date', 'payment due', 'due by', 'pay by', 'fälligkeitsdatum', 'fällig am', 'zahlbar bis', 'fecha de vencimiento', 'vencimiento', "date d'échéance", 'échéance', 'due', 'vervaldatum', 'te betalen voor', 'uiterste betaaldatum', 'betalen voor', 'scadenza', 'data scadenza', 'data de vencimento', 'vencimento', 'date limite de paiement', 'à payer avant le', 'payable before', 'fällig bis', 'payable by'],
 	supplier_name: ['supplier', 'vendor', 'seller', 'issued by', 'lieferant', 'verkäufer', 'rechnungssteller', 'absender', 'proveedor', 'emisor', 'vendedor', 'fournisseur', 'vendeur', 'émetteur', 'expéditeur', 'sold by', 'leverancier', 'verkoper', 'fornitore', 'venditore', 'cedente', 'fornecedor', 'emitente'],
 	supplier_vat_id: ['vat id', 'vat no.', 'vat number', 'vat reg. no.', 'tax id', 'ust-idnr.', 'ust-id', 'ust-id-nr.', 'umsatzsteuer-id', 'nif', 'cif', 'nif/cif', 'n° tva', 'numéro de tva', 'tva intracommunautaire', 'vat reg no', 'vat registration number', 'vat reg. number', 'gst no.', 'btw-nummer', 'btw nummer', 'btw nr.', 'btw-nr.', 'btw-id', 'btw id', 'partita iva', 'p.iva', 'p. iva', 'nº contribuinte', 'contribuinte', 'nif/nipc', 'numéro de tva intracommunautaire', 'tva intracom', 'vat', 'tva', 'btw', 'gst', 'ust-id-nr', 'ust.-id-nr.', 'ust.-idnr.'],
 	customer_name: ['customer', 'client', 'bill to', 'billed to', 'invoice to', 'sold to', 'kunde', 'rechnungsempfänger', 'cliente', 'facturar a', 'facturé à', 'klant', 'klantnaam', 'factuuradres', 'cliente', 'destinatario', 'cessionario', 'adquirente'],
 	customer_vat_id: ['customer vat id', 'customer vat no.', 'your vat id', 'ihre ust-idnr.', 'kunden-ust-idnr.', 'nif cliente', 'cif cliente', 'tva client'],
 	order_number: ['order number', 'order no.', 'po number', 'po no.', 'your order', 'bestellnummer', 'bestell-nr.', 'auftragsnummer', 'ihre bestellung', 'número de pedido', 'nº pedido', 'pedido nº', 'n° de commande', 'numéro de commande', 'commande n°', 'bestelnummer', 'ordernummer', 'order nr.', 'numero ordine', 'ordine n.', 'número da encomenda', 'encomenda nº', 'n° commande'],
 	currency: ['currency', 'währung', 'moneda', 'divisa', 'devise', 'valuta', 'moeda'],
-	subtotal: ['subtotal', 'sub-total', 'net amount', 'net total', 'total net', 'total before tax', 'zwischensumme', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'importe neto', 'sous-total', 'total ht', 'montant ht', 'total excl. vat', 'total excluding vat', 'total excl. tax', 'amount before tax', 'net value', 'total hors tva', 'montant hors tva', 'total h.t.', 'nettosumme', 'netto summe', 'summe netto', 'subtotaal', 'totaal excl. btw', 'totaal exclusief btw', 'netto bedrag', 'excl. btw', 'imponibile', 'totale imponibile', 'subtotale', 'total sem iva', 'base tributável', 'valor líquido'],
+	subtotal: ['subtotal', 'sub-total', 'net amount', 'net total', 'total net', 'total before tax', 'zwischensumme', 'nettobetrag', 'summe netto', 'gesamt netto', 'netto', 'base imponible', 'importe neto', 'sous-total', 'total ht', 'montant ht', 'total excl. vat', 'total excluding vat', 'total excl. tax', 'amount before tax', 'net value', 'total hors tva', 'montant hors tva', 'total h.t.', 'nettosumme', 'netto summe', 'summe netto', 'subtotaal', 'totaal excl. btw', 'totaal exclusief btw', 'netto bedrag', 'excl. btw', 'imponibile', 'totale imponibile', 'subtotale', 'total sem iva', 'base tributável', 'valor líquido', 'vat net'],
 	tax_rate: ['tax rate', 'vat rate', 'mwst.-satz', 'mwst-satz', 'steuersatz', 'ust-satz', 'tipo de iva', 'tipo iva', 'taux de tva', 'taux tva', 'btw-tarief', 'btw tarief', 'aliquota iva', 'aliquota', 'taxa de iva', 'taxa iva'],
-	tax_amount: ['tax amount', 'tax', 'vat', 'sales tax', 'total tax', 'total vat', 'vat amount', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'cuota iva', 'importe iva', 'tva', 'montant tva', 'total tva', 'btw', 'btw-bedrag', 'btw bedrag', 'totaal btw', 'importo iva', 'totale iva', 'valor do iva', 'valor iva', 'total iva', 'gst', 'hst', 'mwst.-betrag', 'enthaltene mwst.', 'steuerbetrag', 'tva totale'],
-	total: ['total', 'total due', 'total charges', 'current charges', 'new charges', 'amount due', 'grand total', 'total amount', 'invoice total', 'balance due', 'gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'summe brutto', 'gesamt brutto', 'zu zahlen', 'endbetrag', 'total factura', 'importe total', 'total a pagar', 'total ttc', 'montant ttc', 'net à payer', 'montant total', 'gross amount', 'amount payable', 'total payable', 'total incl. vat', 'total including vat', 'total inc. vat', 'total to pay', 'bruttobetrag', 'rechnungssumme', 'gesamtbetrag brutto', 'total à payer', 'montant à payer', 'montant ttc', 'total t.t.c.', 'totaal', 'totaalbedrag', 'te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'totaal te betalen', 'totale', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'netto a pagare', 'total a pagar', 'valor total', 'total da fatura', 'valor a pagar'],
+	tax_amount: ['tax amount', 'tax', 'vat', 'sales tax', 'total tax', 'total vat', 'vat amount', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'mehrwertsteuer', 'iva', 'cuota iva', 'importe iva', 'tva', 'montant tva', 'total tva', 'btw', 'btw-bedrag', 'btw bedrag', 'totaal btw', 'importo iva', 'totale iva', 'valor do iva', 'valor iva', 'total iva', 'gst', 'hst', 'mwst.-betrag', 'enthaltene mwst.', 'steuerbetrag', 'tva totale', 'tax1', 'tax 1', 'tax2', 'tax 2'],
+	total: ['total', 'total due', 'total charges', 'current charges', 'new charges', 'amount due', 'grand total', 'total amount', 'invoice total', 'balance due', 'gesamtbetrag', 'rechnungsbetrag', 'gesamtsumme', 'summe brutto', 'gesamt brutto', 'zu zahlen', 'endbetrag', 'total factura', 'importe total', 'total a pagar', 'total ttc', 'montant ttc', 'net à payer', 'montant total', 'gross amount', 'amount payable', 'total payable', 'total incl. vat', 'total including vat', 'total inc. vat', 'total to pay', 'bruttobetrag', 'rechnungssumme', 'gesamtbetrag brutto', 'total à payer', 'montant à payer', 'montant ttc', 'total t.t.c.', 'totaal', 'totaalbedrag', 'te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'totaal te betalen', 'totale', 'totale fattura', 'totale documento', 'importo totale', 'totale da pagare', 'netto a pagare', 'total a pagar', 'valor total', 'total da fatura', 'valor a pagar', 'amount to pay', 'zahlbetrag', 'endsumme'],
 	iban: ['iban'],
 	payment_terms: ['payment terms', 'terms', 'zahlungsbedingungen', 'zahlungsziel', 'condiciones de pago', 'forma de pago', 'conditions de paiement', 'modalités de paiement', 'betalingstermijn', 'betalingsvoorwaarden', 'termini di pagamento', 'condizioni di pagamento', 'condições de pagamento'],
 	quote_number: ['quote number', 'quote no.', 'quotation no.', 'estimate no.', 'quote #', 'angebotsnummer', 'angebot nr.', 'angebots-nr.', 'nº presupuesto', 'número de presupuesto', 'presupuesto nº', 'n° devis', 'numéro de devis', 'devis n°'],
@@ -113,3 +113,60 @@ export const TABLE_END_WORDS = ['total', 'subtotal', 'sub-total', 'sum', 'net', 
 export const PERCENT_SYNONYMS: Record<string, string[]> = {
 	tax_rate: ['vat', 'tax', 'sales tax', 'mwst.', 'mwst', 'ust.', 'ust', 'umsatzsteuer', 'iva', 'tva', 'btw', 'gst'],
 };
+
+/**
+ * Labels that name the value on some documents only, believed less than the synonyms above: the
+ * number of a statement, receipt or credit note is the document's own number when an invoice
+ * template reads it (never an account, customer, order or support-ticket number); `Charges` heads
+ * the amount to pay on some invoices and a part of it on others.
+ */
+export const RELATED_SYNONYMS: Record<string, string[]> = {
+	invoice_number: ['statement number', 'statement no.', 'statement #', 'statement nr.', 'receipt number', 'receipt no.', 'receipt #', 'credit note no.', 'credit note number', 'credit note #', 'bill #', 'document #', 'document number', 'belegnummer', 'beleg-nr.', 'bon-nr.', 'quittung nr.', 'gutschrift nr.', 'gutschriftsnummer', 'n° de reçu', 'reçu n°', "n° d'avoir", 'avoir n°', 'nº recibo', 'recibo nº', 'bonnummer'],
+	receipt_number: ['invoice number', 'invoice no.', 'invoice #', 'bill no.', 'bill #', 'document no.', 'rechnungsnummer', 'rechnungs-nr.', 'n° facture', 'numéro de facture', 'nº factura', 'número de factura', 'factuurnummer'],
+	total: ['charges'],
+};
+
+/**
+ * The number sign of a title printed with its number (`Facture du 29/01/2021 n° 123`, or the
+ * `n° 123` on the line under `Facture du 29/01/2021`).
+ */
+export const NUMBER_SIGNS = ['n°', 'no.', 'nr.', 'nº', 'number', 'num.', 'numéro', 'nummer', 'número', 'numero', '#'];
+
+/** Words joining a title to its date before the number (`Facture du`, `Rechnung vom`, `Invoice of`). */
+export const TITLE_DATE_WORDS = ['du', 'vom', 'of', 'dated', 'from', 'del', 'de', 'van', 'dd.', 'dd'];
+
+/** The document titles a reference-number field belongs to (`invoice_number`: `Invoice`, `Facture`...). */
+export const TITLES_OF_NUMBER: Record<string, string> = {
+	invoice_number: 'invoice',
+	receipt_number: 'receipt',
+	quote_number: 'quote',
+	po_number: 'purchase order',
+	delivery_note_number: 'delivery note',
+	statement_number: 'bank statement',
+};
+
+/**
+ * Payment terms that set the due date a number of days after the invoice date (`Payment is due
+ * within 15 days`, `Net 30`, `zahlbar innerhalb von 14 Tagen`, `paiement à 30 jours`), on folded
+ * text; the first group is the number of days.
+ */
+export const PAYMENT_TERM_DAYS: RegExp[] = [
+	/\b(?:due|payable|payment|pay|paid|terms)\b[^\n]{0,40}?\b(?:within|in)\s+(\d{1,3})\s+days?\b/u,
+	/\b(?:terms|payment terms|conditions)\b\W{0,3}(\d{1,3})\s+days?\b/u,
+	/\bnet\s*(\d{1,3})(?:\s*days?\b|\s*$|(?=\s*(?:[;)]|,(?!\d))))/u,
+	/\b(\d{1,3})\s+days?\s+net\b/u,
+	/\b(?:zahlbar|zahlung|zahlungsziel|fallig)\b[^\n]{0,40}?\b(?:innerhalb|in|binnen)\s+(?:von\s+)?(\d{1,3})\s+tag(?:e|en)\b/u,
+	/\b(?:zahlungsziel:?|zahlbar)\s+(\d{1,3})\s+tage\b/u,
+	/\b(\d{1,3})\s+tage\s+netto\b/u,
+	/\b(?:paiement|payable|reglement|a payer)\b[^\n]{0,40}?\b(?:a|sous|dans les|dans un delai de)\s+(\d{1,3})\s+jours\b/u,
+	/\b(\d{1,3})\s+jours\s+net\b/u,
+	/\b(?:pago|vencimiento|pagadero)\b[^\n]{0,40}?\b(?:a|en|dentro de)\s+(\d{1,3})\s+dias\b/u,
+	/\b(?:betaling|betalen|te voldoen)\b[^\n]{0,40}?\bbinnen\s+(\d{1,3})\s+dagen\b/u,
+	/\b(?:pagamento)\b[^\n]{0,40}?\b(\d{1,3})\s+(?:gg|giorni|dias)\b/u,
+];
+
+/** Terms counted from another day than the invoice date (delivery, end of month): no due date from them. */
+export const OTHER_TERM_START = /\b(?:delivery|receipt of goods|end of month|eom|lieferung|monatsende|livraison|fin de mois|entrega|fin de mes|levering|consegna|fine mese)\b/u;
+
+/** Words saying an amount will be taken from the payer's account (direct debit) on the date beside them. */
+export const DIRECT_DEBIT_WORDS = /\b(?:preleve|prelevement|debited|direct debit|abgebucht|abbuchung|lastschrift|eingezogen|domiciliacion|domiciliado|se cargara|addebitat\w*|addebito|geincasseerd|afgeschreven|incasso)\b/u;

@@ -48,6 +48,9 @@ const NUMERIC_DATE = /(?<!\d)(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/u;
 const DAY_MONTH_NAME = /(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|o|º)?\.?[\s-]*(?:de\s+)?(\p{L}{3,})\.?\s*[,-]?\s*(?:de\s+)?(\d{4}|\d{2})(?![\d:])/u;
 const MONTH_NAME_DAY = /(\p{L}{3,})\.?\s*[\s-]\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)/u;
 
+/** A date with a four-digit year that OCR ran into the time after it (`6/10/201913:59`). */
+const GLUED_TIME = /(?<!\d)(\d{1,2}[./-]\d{1,2}[./-]\d{4})(?=\d{1,2}:\d{2})/gu;
+
 /** The first match whose month group is a month name (`10 pcs 2020 ... 3 Aug 2014`: the second). */
 function firstWithMonth(text: string, pattern: RegExp, group: number): RegExpExecArray | null {
 	const global = new RegExp(pattern.source, 'gu');
@@ -65,7 +68,7 @@ export interface DateOptions {
 
 /** The first date in `raw`, or undefined. */
 export function parseDate(raw: string, options: DateOptions = {}): ParsedDate | undefined {
-	const folded = fold(raw);
+	const folded = fold(raw).replace(GLUED_TIME, '$1 ');
 	let match = ISO_DATE.exec(folded);
 	if (match) {
 		const value = iso(Number(match[1]), Number(match[2]), Number(match[3]));

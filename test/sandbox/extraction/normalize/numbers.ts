@@ -26,8 +26,15 @@ const NUMBER_PATTERN = new RegExp(
 );
 
 export const CURRENCY_SYMBOLS: Record<string, string> = { '€': 'EUR', '$': 'USD', '£': 'GBP', '¥': 'JPY', '₹': 'INR', 'Fr.': 'CHF' };
-export const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'MXN', 'BRL', 'ARS', 'COP', 'CLP', 'PEN', 'INR', 'CNY'];
-const CURRENCY_PATTERN = new RegExp(`(${CURRENCY_CODES.join('|')})\\b|([€$£¥₹])|\\b(Fr\\.)`, 'u');
+/** Dollar signs with their country (`C$ 12.00`, `AU$`, `US$`): not the bare `$`, which many countries use. */
+export const DOLLAR_SYMBOLS: Record<string, string> = { C$: 'CAD', CA$: 'CAD', CAD$: 'CAD', A$: 'AUD', AU$: 'AUD', AUD$: 'AUD', NZ$: 'NZD', US$: 'USD', USD$: 'USD', S$: 'SGD', HK$: 'HKD' };
+export const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'MXN', 'BRL', 'ARS', 'COP', 'CLP', 'PEN', 'INR', 'CNY'];
+const DOLLAR_PATTERN = Object.keys(DOLLAR_SYMBOLS)
+	.sort((a, b) => b.length - a.length)
+	.map((symbol) => symbol.replace('$', '\\$'))
+	.join('|');
+// Codes stand apart from words (`PEN`, `ARS` are not read in `OPEN`, `DOLLARS`).
+const CURRENCY_PATTERN = new RegExp(`(?<![A-Za-z])(${DOLLAR_PATTERN})|(?<![A-Za-z])(${CURRENCY_CODES.join('|')})\\b|([€$£¥₹])|\\b(Fr\\.)`, 'u');
 
 /** Turns the digits-and-separators part into a number, deciding which separator is decimal. */
 function interpretDigits(digits: string, hint: DecimalSeparator | undefined, notes: string[]): number {
@@ -74,11 +81,27 @@ export function parseNumber(raw: string, hint?: DecimalSeparator): ParsedNumber 
 	return { value, text: text.trim(), notes };
 }
 
-export function findCurrency(raw: string): { code: string; text: string } | undefined {
+export interface FoundCurrency {
+	code: string;
+	text: string;
+}
+
+function currencyOf(match: RegExpExecArray): FoundCurrency {
+	const [, dollar, code, symbol, franc] = match;
+	if (dollar) return { code: DOLLAR_SYMBOLS[dollar], text: dollar };
+	if (code) return { code, text: code };
+	const text = symbol ?? franc;
+	return { code: CURRENCY_SYMBOLS[text], text };
+}
+
+export function findCurrency(raw: string): FoundCurrency | undefined {
 	const match = CURRENCY_PATTERN.exec(raw);
-	if (!match) return undefined;
-	const text = match[1] ?? match[2] ?? match[3];
-	return { code: match[1] ?? CURRENCY_SYMBOLS[text], text };
+	return match ? currencyOf(match) : undefined;
+}
+
+/** Every currency symbol and code in `raw`, in order. */
+export function findCurrencies(raw: string): FoundCurrency[] {
+	return [...raw.matchAll(new RegExp(CURRENCY_PATTERN.source, 'gu'))].map(currencyOf);
 }
 
 /** An amount of money: the number, plus the currency seen next to it. */

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { READY_MADE_TEMPLATES } from '../templates';
+import { extractData } from './extract';
+import type { ExtractedData, TemplateLike } from './types';
+
+const invoice = { ...(READY_MADE_TEMPLATES.find((template) => template.name === 'Invoice') as Omit<TemplateLike, 'scanner_id'>), scanner_id: 'ready-invoice' };
+
+function extract(text: string, language = 'en'): ExtractedData {
+	return extractData(invoice, { kind: 'pdf', pages: 1, text, pageTexts: [text], language }, { fileName: 'x.pdf', fileType: 'pdf' });
+}
+
+function field(data: ExtractedData, name: string) {
+	const found = data.fields.find((candidate) => candidate.name === name);
+	if (!found) throw new Error(`no field ${name}`);
+	return found;
+}
+
+const value = (data: ExtractedData, name: string) => field(data, name).value;
+const confidence = (data: ExtractedData, name: string) => field(data, name).confidence;
+
+describe('the due date without a label', () => {
+	it('takes the day of a direct debit as the due date when none is labelled', () => {
+		const data = extract('Facture du 29/01/2021\nVous serez prélevé d’un montant de 1 479,85 €\nà partir du :    15/02/2021', 'fr');
+		expect(value(data, 'due_date')).toBe('2021-02-15');
+		expect(confidence(data, 'due_date')).toBeLessThan(0.8);
+	});
+});
+
+describe('the currency without a label', () => {
+	it('believes one currency printed again and again, not one seen once', () => {
+		const euros = extract('Total HT   100,00 €\nTotal TTC   120,00 €');
+		expect(value(euros, 'currency')).toBe('EUR');
+		expect(confidence(euros, 'currency')).toBeGreaterThanOrEqual(0.8);
+		const once = extract('Total   120,00 €');
+		expect(confidence(once, 'currency')).toBeLessThan(0.8);
+	});
+
+	it('reads a bare $ as the dollar the document names, else of its addresses, else a guess', () => {
+		const named = extract('Toronto, ON M5V 2T6\nAmount Due (USD):  $10.00\nAmount due (CAD):  $10.00\nTotal  $10.00');
+		expect(value(named, 'currency')).toBe('CAD');
+		expect(confidence(named, 'currency')).toBeLessThan(0.8);
+		const us = extract('Albany, NY 12210\nSubtotal  $10.00\nTotal  $10.00');
+		expect(value(us, 'currency')).toBe('USD');
+		const canada = extract('Toronto, ON M5V 2T6\nSubtotal  $10.00\nTotal  $10.00');
+		expect(value(canada, 'currency')).toBe('CAD');
+		const guess = extract('Subtotal  $10.00\nTotal  $10.00');
+		expect(value(guess, 'currency')).toBe('USD');
+		expect(confidence(guess, 'currency')).toBeLessThan(0.8);
+		const prefixed = extract('Subtotal  C$10.00\nTotal  C$10.00');
+		expect(value(prefixed, 'currency')).toBe('CAD');
+	});
+});

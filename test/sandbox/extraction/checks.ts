@@ -4,7 +4,9 @@
  * design is documented on each function. A check applies when the template has the fields it
  * needs, so a renamed or user-made invoice template is checked too.
  */
-import { roundMoney } from './normalize';
+import { isValidVatId, roundMoney } from './normalize';
+
+export { isValidVatId } from './normalize';
 import type { ExtractedField, FieldDefinition, TableRow } from './types';
 
 /** Amounts agree when they differ by at most a cent (rounding on printed documents). */
@@ -31,25 +33,6 @@ export interface ComplianceCheck {
 	/** null when the values needed for the check were not found. */
 	passed: boolean | null;
 	detail: string;
-}
-
-/** VAT identification numbers of common EU countries; others need a country prefix and 2-13 characters. */
-const VAT_ID_FORMATS: Record<string, RegExp> = {
-	AT: /^ATU\d{8}$/,
-	BE: /^BE[01]\d{9}$/,
-	DE: /^DE\d{9}$/,
-	ES: /^ES[A-Z0-9]\d{7}[A-Z0-9]$/,
-	FR: /^FR[A-Z0-9]{2}\d{9}$/,
-	GB: /^GB(\d{9}|\d{12}|GD\d{3}|HA\d{3})$/,
-	IT: /^IT\d{11}$/,
-	NL: /^NL\d{9}B\d{2}$/,
-	PT: /^PT\d{9}$/,
-};
-
-export function isValidVatId(raw: string): boolean {
-	const id = raw.replace(/[\s.-]/g, '').toUpperCase();
-	const format = VAT_ID_FORMATS[id.slice(0, 2)];
-	return format ? format.test(id) : /^[A-Z]{2}[A-Z0-9]{2,13}$/.test(id);
 }
 
 export function appliesCompliance(fields: FieldDefinition[]): boolean {

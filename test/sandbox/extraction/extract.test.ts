@@ -243,3 +243,46 @@ describe('user-created templates', () => {
 		expect(order.confidence).toBeLessThan(ship.confidence);
 	});
 });
+
+describe('the IBAN to pay into', () => {
+	const invoiceTemplate = templateNamed('Invoice');
+	const ibanOf = (text: string, template = invoiceTemplate) => {
+		const data = extractData(template, { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'en' }, { fileName: 'x.pdf', fileType: 'pdf' });
+		const field = fieldOf(data, 'iban');
+		return { value: field.value, confidence: field.confidence };
+	};
+	const filler = Array.from({ length: 20 }, (_, index) => `Line ${index + 1}`).join('\n');
+
+	it.each([
+		['IBAN: DE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
+		['IBAN\nDE89 3704 0044 0532 0130 00', 'DE89370400440532013000'],
+		['Bank details                 IBAN  DE89370400440532013000', 'DE89370400440532013000'],
+		['Bankverbindung: Commerzbank  IBAN DE89370400440532013000  BIC COBADEFFXXX', 'DE89370400440532013000'],
+		['Coordonnées bancaires\nBanque X\nFR76 3000 6000 0112 3456 7890 189', 'FR7630006000011234567890189'],
+		['Rekeningnummer: NL91 ABNA 0417 1643 00', 'NL91ABNA0417164300'],
+		['Please pay to: GB29 NWBK 6016 1331 9268 19', 'GB29NWBK60161331926819'],
+		['IBAN DE8937 0400 44053 2013000', 'DE89370400440532013000'],
+		[`${filler}\nACME GmbH · Hauptstr. 1 · DE89 3704 0044 0532 0130 00`, 'DE89370400440532013000'],
+	])('%j -> %s at 0.9', (text, expected) => {
+		expect(ibanOf(text)).toEqual({ value: expected, confidence: 0.9 });
+	});
+
+	it('takes a valid IBAN over one whose check digits fail, and doubts a lone invalid one', () => {
+		expect(ibanOf('IBAN: DE89 3704 0044 0532 0130 01\nBank: GB29 NWBK 6016 1331 9268 19')).toEqual({ value: 'GB29NWBK60161331926819', confidence: 0.9 });
+		expect(ibanOf('IBAN: DE89 3704 0044 0532 0130 01').confidence).toBeLessThan(0.8);
+	});
+
+	it("does not take the payer's account a direct debit draws on", () => {
+		expect(ibanOf('Le montant sera prélevé sur votre compte IBAN FR14 2004 1010 0505 0001 3M02 606').value).toBeNull();
+		expect(ibanOf('Wird von Ihrem Konto abgebucht:\nIBAN DE89 3704 0044 0532 0130 00').value).toBeNull();
+		const both = ibanOf('Le montant sera prélevé sur votre compte IBAN FR14 2004 1010 0505 0001 3M02 606\nPayable à : IBAN FR76 3000 6000 0112 3456 7890 189');
+		expect(both).toEqual({ value: 'FR7630006000011234567890189', confidence: 0.9 });
+	});
+
+	it('keeps a valid IBAN nothing places below 0.8, and reads the account of a bank statement as its own', () => {
+		const lone = ibanOf('Reference DE89 3704 0044 0532 0130 00');
+		expect(lone.value).toBe('DE89370400440532013000');
+		expect(lone.confidence).toBeLessThan(0.8);
+		expect(ibanOf('Direct debit from account\nIBAN: DE89 3704 0044 0532 0130 00\nOpening balance  10.00', templateNamed('Bank statement')).value).toBe('DE89370400440532013000');
+	});
+});

@@ -1,12 +1,14 @@
 import { appliesBalanceCheck, appliesCompliance, balanceCheck, invoiceCompliance } from './checks';
 import { compactIdentifier, fallbackValue } from './fallbacks';
-import { AMOUNT_NAMES, crossCheckAmounts } from './plausibility';
-import { fieldTypeOf, guessDecimalSeparator, type DocumentStyle } from './normalize';
+import { customerBlocks, inCustomerBlock } from './customer-block';
+import { adjust, AMOUNT_NAMES, crossCheckAmounts, isIbanField, withAlternative } from './plausibility';
+import { fieldTypeOf, findIbans, guessDecimalSeparator, type DocumentStyle } from './normalize';
 import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
+import { checkLabelledSupplier } from './supplier';
 import { readTable } from './tables';
 import { humanise, toLines, type TextLine } from './text-lines';
-import { OTHER_TERM_START, PAYMENT_TERM_DAYS } from './vocabulary';
-import type { ExtractedData, ExtractedField, FieldDefinition, OcrWordConfidence, ReadDocument, TemplateLike } from './types';
+import { DIRECT_DEBIT_WORDS, OTHER_TERM_START, PAYER_ACCOUNT_WORDS, PAYMENT_BLOCK_WORDS, PAYMENT_TERM_DAYS } from './vocabulary';
+import type { ExtractedData, ExtractedField, FieldDefinition, OcrWordConfidence, ReadDocument, ScalarValue, TemplateLike } from './types';
 
 /** Reported as `doc_metadata.ocr_provider`: the sandbox reads text layers and metadata, no OCR. */
 export const OCR_PROVIDER = 'sandbox-text-layer';
@@ -186,6 +188,145 @@ function dueFromTerms(fields: FieldDefinition[], results: Map<FieldDefinition, S
 	results.set(due, { value: expected, confidence: Math.min(issuedResult.confidence, TERM_DUE_CAP), source_fragment: termsText, raw_candidates: [...dueResult.raw_candidates, termsText], normalization_notes: note });
 }
 
+/** Fields holding the VAT id of the document's issuer, never the customer's. */
+const ISSUER_VAT_FIELDS = new Set(['supplier_vat_id', 'merchant_vat_id', 'vendor_vat_id', 'seller_vat_id']);
+/** The most a VAT id moved from the issuer's field to the customer's keeps: the block was guessed from its heading. */
+const MOVED_VAT_CAP = 0.75;
+
+/**
+ * A VAT id read in the customer's block (`Bill to` ... `USt-IdNr.: DE...`) is the customer's: the
+ * issuer's field takes another labelled one outside the block, or none; the customer's field, if
+ * the template has one and it is empty, takes the moved id.
+ */
+function issuerVatOutsideCustomerBlock(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, lines: TextLine[]): void {
+	const blocks = customerBlocks(lines);
+	const inBlock = (at: ScalarResult['at']) => at !== undefined && inCustomerBlock(blocks, at.line, at.column);
+	const customerField = fields.find((field) => field.name === 'customer_vat_id');
+	for (const field of fields.filter((candidate) => ISSUER_VAT_FIELDS.has(candidate.name))) {
+		const result = results.get(field);
+		if (!result || result.value === null) continue;
+		const note = (id: ScalarValue) => `${String(id)} stands in the customer's block`;
+		let customerId: ScalarResult | undefined;
+		if (inBlock(result.at)) {
+			const outside = (result.alternatives ?? []).find((alternative) => alternative.value !== null && !inBlock(alternative.at));
+			results.set(field, outside ? adjust(withAlternative(result, outside), outside.confidence, `${note(result.value)}: the other id taken`) : { ...emptyResult(result.raw_candidates), normalization_notes: `${note(result.value)}: the customer's, not the issuer's` });
+			customerId = { ...result, alternatives: undefined };
+		} else {
+			results.set(field, rivalsInCustomerBlock(result, inBlock));
+			const rival = (result.alternatives ?? []).find((alternative) => inBlock(alternative.at));
+			customerId = rival && { value: rival.value, confidence: rival.confidence, source_fragment: rival.source_fragment, raw_candidates: [rival.source_fragment], normalization_notes: rival.notes, at: rival.at };
+		}
+		const customer = customerField && results.get(customerField);
+		if (customerField && customerId && (!customer || customer.value === null)) {
+			results.set(customerField, adjust(customerId, Math.min(customerId.confidence, MOVED_VAT_CAP), `read as ${field.name}, but ${note(customerId.value)}`));
+		}
+	}
+}
+
+/** A value doubted for rivals that all stand in the customer's block: those are the customer's, no rivals. */
+function rivalsInCustomerBlock(result: ScalarResult, inBlock: (at: ScalarResult['at']) => boolean): ScalarResult {
+	const rivals = (result.alternatives ?? []).filter((alternative) => alternative.value !== result.value);
+	if (result.uncontested === undefined || rivals.length === 0 || !rivals.every((rival) => inBlock(rival.at))) return result;
+	return adjust(result, result.uncontested, 'the other ids stand in the customer\'s block');
+}
+
+/** How far above an IBAN a heading of the payment block (`Bankverbindung`, `Please pay to`) may stand. */
+const PAYMENT_LINES_ABOVE = 3;
+/** Lines at the end of a page that hold the footer (the issuer's bank details). */
+const FOOTER_LINES = 8;
+/** A valid IBAN the payment block or the footer holds is the one to pay into. */
+const PAYEE_IBAN_CONFIDENCE = 0.9;
+/** A valid IBAN printed elsewhere, with nothing saying whose it is. */
+const LONE_IBAN_CONFIDENCE = 0.75;
+/** The most an IBAN whose check digits fail keeps. */
+const INVALID_IBAN_CAP = 0.6;
+
+/** The last lines of each page long enough to have a footer apart from its body. */
+function footerLines(filled: TextLine[]): Set<number> {
+	const pages = new Map<number, TextLine[]>();
+	for (const line of filled) pages.set(line.page, [...(pages.get(line.page) ?? []), line]);
+	const long = [...pages.values()].filter((page) => page.length > 2 * FOOTER_LINES);
+	return new Set(long.flatMap((page) => page.slice(-FOOTER_LINES).map((line) => line.index)));
+}
+
+interface IbanSeen {
+	value: string;
+	valid: boolean;
+	line: TextLine;
+	payer: boolean;
+	payee: boolean;
+}
+
+/** Words of a payment block other than the bare `IBAN` (printed before the payer's account too). */
+function payeeWords(text: string): boolean {
+	return PAYMENT_BLOCK_WORDS.test(text.replace(/\biban\b/gu, ' '));
+}
+
+/** Every IBAN printed, with what its place says about whose account it is. */
+function ibansSeen(lines: TextLine[], payerAware: boolean): IbanSeen[] {
+	const filled = lines.filter((line) => line.cells.length > 0);
+	const blocks = customerBlocks(lines);
+	const footers = footerLines(filled);
+	return filled.flatMap((line, position) => {
+		const near = filled.slice(Math.max(0, position - PAYMENT_LINES_ABOVE), position + 1).filter((other) => other.page === line.page);
+		const debit = (text: string) => DIRECT_DEBIT_WORDS.test(text) || PAYER_ACCOUNT_WORDS.test(text);
+		return findIbans(line.text).map((iban) => {
+			const before = line.folded.slice(0, iban.index);
+			// `prélevé sur le compte :` over `IBAN FR14...` is the payer's; `Payable à : IBAN ...` under it is not.
+			const payer = payerAware && (debit(before) || (debit(filled[position - 1]?.folded ?? '') && !payeeWords(before)) || inCustomerBlock(blocks, line.index, iban.index));
+			const payee = payeeWords(before) || /\biban\b/u.test(before) || near.some((other) => other !== line && PAYMENT_BLOCK_WORDS.test(other.folded)) || footers.has(line.index);
+			return { value: iban.value, valid: iban.valid, line, payer, payee };
+		});
+	});
+}
+
+/**
+ * The IBAN to pay into, believed by its check digits (ISO 13616 mod 97): a valid IBAN in the
+ * payment block or the footer reaches 0.9; one in a direct-debit sentence or the customer's block
+ * is the payer's and is not taken (bank statements excepted: their IBAN is the account's own); a
+ * value whose check digits fail gives way to a valid one, or stays below the review threshold.
+ */
+function checkedIban(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, lines: TextLine[]): void {
+	const payerAware = !appliesBalanceCheck(fields);
+	const ibanFields = fields.filter(isIbanField);
+	const seen = ibanFields.length > 0 ? ibansSeen(lines, payerAware) : [];
+	for (const field of ibanFields) {
+		const result = results.get(field) ?? emptyResult();
+		const valid = seen.filter((iban) => iban.valid && !iban.payer);
+		const best = valid.find((iban) => iban.payee) ?? valid[0];
+		const current = typeof result.value === 'string' ? result.value.replace(/\s+/gu, '').toUpperCase() : undefined;
+		if (best) {
+			const confidence = best.payee ? PAYEE_IBAN_CONFIDENCE : LONE_IBAN_CONFIDENCE;
+			const where = best.payee ? 'in the payment block or footer' : 'nothing says whose account it is';
+			const notes = [`IBAN check digits hold (mod 97); ${where}`, ...(current !== undefined && current !== best.value ? [`${String(result.value)} not taken`] : [])];
+			results.set(field, { value: best.value, confidence, source_fragment: best.line.text.trim(), raw_candidates: [...new Set([...result.raw_candidates, best.line.text.trim()])], normalization_notes: [result.normalization_notes, ...notes].filter((note) => note !== '').join('; ') });
+			continue;
+		}
+		const payer = seen.find((iban) => iban.valid && iban.payer);
+		if (payer && (current === undefined || current === payer.value)) {
+			results.set(field, { ...emptyResult([...result.raw_candidates, payer.line.text.trim()]), normalization_notes: `${payer.value}: the payer's account (direct debit or customer block), not the one to pay into` });
+		} else if (result.value !== null && result.confidence > INVALID_IBAN_CAP) {
+			results.set(field, adjust(result, INVALID_IBAN_CAP, 'no IBAN with valid check digits (mod 97) found'));
+		}
+	}
+}
+
+/** The most an order number equal to the invoice number keeps: one of the two labels read the other's value. */
+const ORDER_IS_INVOICE_CAP = 0.6;
+
+/** An order number is never the invoice's own number. */
+function orderNotInvoice(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>): void {
+	const order = fields.find((field) => field.name === 'order_number');
+	const invoice = fields.find((field) => field.name === 'invoice_number');
+	const orderResult = order && results.get(order);
+	const invoiceValue = invoice && results.get(invoice)?.value;
+	if (!order || !orderResult || orderResult.value === null || orderResult.value !== invoiceValue || orderResult.confidence <= ORDER_IS_INVOICE_CAP) return;
+	results.set(order, adjust(orderResult, ORDER_IS_INVOICE_CAP, 'the same as the invoice number'));
+}
+
+/** Fields holding the supplier's name, which supplier.ts finds along routes other than a label. */
+const SUPPLIER_NAME_FIELDS = new Set(['supplier_name', 'merchant_name']);
+
 /**
  * Fills every field of the template from the document's text (spec 2.5 / 2.6): tables first,
  * then labelled values outside the tables, then values recognisable without a label.
@@ -209,9 +350,15 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 		if (result.value === null) {
 			const fallback = fallbackValue(field, freeLines, style);
 			if (fallback) result = { ...fallback, raw_candidates: [...result.raw_candidates, ...fallback.raw_candidates] };
+		} else if (SUPPLIER_NAME_FIELDS.has(field.name)) {
+			// A labelled name is weighed against the names found without a label.
+			result = checkLabelledSupplier(result, freeLines);
 		}
 		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}
+	issuerVatOutsideCustomerBlock(scalarFields, results, freeLines);
+	checkedIban(scalarFields, results, freeLines);
+	orderNotInvoice(scalarFields, results);
 	crossCheck(scalarFields, results, [...byName.values()]);
 	dropDueBeforeIssue(scalarFields, results);
 	dueFromTerms(scalarFields, results, freeLines);

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { READY_MADE_TEMPLATES } from '../templates';
 import { extractData } from './extract';
-import type { ExtractedData, TemplateLike } from './types';
+import { fallbackValue } from './fallbacks';
+import { toLines } from './text-lines';
+import type { ExtractedData, FieldDefinition, TemplateLike } from './types';
 
 const invoice = { ...(READY_MADE_TEMPLATES.find((template) => template.name === 'Invoice') as Omit<TemplateLike, 'scanner_id'>), scanner_id: 'ready-invoice' };
 
@@ -48,5 +50,25 @@ describe('the currency without a label', () => {
 		expect(confidence(guess, 'currency')).toBeLessThan(0.8);
 		const prefixed = extract('Subtotal  C$10.00\nTotal  C$10.00');
 		expect(value(prefixed, 'currency')).toBe('CAD');
+	});
+});
+
+describe('the IBAN without a label', () => {
+	const iban = (text: string) => fallbackValue({ name: 'iban', type: 'string' } as FieldDefinition, toLines([text]));
+
+	it('offers only an IBAN whose check digits hold (mod 97)', () => {
+		expect(iban('Account  DE89 3704 0044 0532 0130 00')?.value).toBe('DE89370400440532013000');
+		expect(iban('Account  DE89 3704 0044 0532 0130 01')).toBeUndefined();
+		expect(iban('Ref  DE89 3704 0044 0532 0130 01\nAccount  GB82 WEST 1234 5698 7654 32')?.value).toBe('GB82WEST12345698765432');
+	});
+});
+
+describe('a labelled supplier name weighed against the names found without a label', () => {
+	it('holds a label contradicted by a name found two ways below the review threshold', () => {
+		const disputed = extract('Fabrikam Ltd\nwww.fabrikam.com\nINVOICE\nSupplier: Harbour Tiling\nTotal  10.00\n\n\nFabrikam Ltd - Company No. 01234567');
+		expect(value(disputed, 'supplier_name')).toBe('Harbour Tiling');
+		expect(confidence(disputed, 'supplier_name')).toBeLessThanOrEqual(0.7);
+		const alone = extract('INVOICE\nSupplier: Harbour Tiling\nTotal  10.00');
+		expect(confidence(alone, 'supplier_name')).toBeGreaterThanOrEqual(0.8);
 	});
 });

@@ -72,13 +72,24 @@ function labelsAt(fields: FieldDefinition[], text: string, offset: number, line:
 		for (const spec of labelsFor(field)) {
 			if (offset > 0 && spec.source === 'percent') continue;
 			if (spec.source === 'related' && !options.related) continue;
-			const length = spec.pattern.exec(text)?.[0].length ?? (spec.source === 'percent' ? undefined : runTogetherLength(spec, text));
+			const length = spec.pattern.exec(text)?.[0].length ?? (spec.source === 'percent' ? undefined : (gluedSignLength(spec, text) ?? runTogetherLength(spec, text)));
 			if (length !== undefined && (!best || offset + length > best.length)) best = { field, spec, line, cellIndex, length: offset + length, offset };
 		}
 		if (best) here.push(best);
 	}
 	const longest = Math.max(0, ...here.filter((match) => match.spec.source !== 'percent').map((match) => match.length));
 	return here.filter((match) => match.spec.source === 'percent' || match.length >= longest);
+}
+
+/**
+ * A label ending in `#` printed against its value (`Invoice #INV-12`, `PO#4711`): the label's
+ * characters up to the sign, undefined when the text does not start with the label.
+ */
+function gluedSignLength(spec: LabelSpec, text: string): number | undefined {
+	const sign = text.indexOf('#');
+	if (!spec.text.endsWith('#') || sign < 0 || !/^[\p{L}\p{N}]/u.test(text.slice(sign + 1))) return undefined;
+	const length = spec.pattern.exec(`${text.slice(0, sign + 1)} ${text.slice(sign + 1)}`)?.[0].length;
+	return length === sign + 1 ? length : undefined;
 }
 
 /**

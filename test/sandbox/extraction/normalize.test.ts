@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCurrencies, guessDecimalSeparator, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone } from './normalize';
+import { findCurrencies, findIbans, guessDecimalSeparator, isValidAbn, isValidIban, isValidVatId, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone, taxIdKind } from './normalize';
 
 describe('parseNumber', () => {
 	it.each([
@@ -160,5 +160,77 @@ describe('normalizeValue', () => {
 		expect(normalizeValue('date', '03/05/2026', { monthFirstDates: true })?.value).toBe('2026-03-05');
 		expect(normalizeValue('string', '  Northwind Traders plc ')?.value).toBe('Northwind Traders plc');
 		expect(normalizeValue('currency', '£12.40')).toMatchObject({ value: 12.4, currency: 'GBP' });
+	});
+});
+
+describe('IBAN check digits (ISO 13616 mod 97)', () => {
+	it.each([
+		['DE89 3704 0044 0532 0130 00', true],
+		['DE89370400440532013000', true],
+		['GB29 NWBK 6016 1331 9268 19', true],
+		['FR76 3000 6000 0112 3456 7890 189', true],
+		['FR14 2004 1010 0505 0001 3M02 606', true],
+		['NL91 ABNA 0417 1643 00', true],
+		['BE68 5390 0754 7034', true],
+		['ES91 2100 0418 4502 0005 1332', true],
+		['IT60 X054 2811 1010 0000 0123 456', true],
+		['PT50 0002 0123 1234 5678 9015 4', true],
+		['de89 3704 0044 0532 0130 00', true],
+		['DE89 3704 0044 0532 0130 01', false],
+		['DE88 3704 0044 0532 0130 00', false],
+		['DE89 3704 0044 0532 0130 0', false],
+		['XX89 3704 0044 0532 0130 00', false],
+		['NL91 ABNA 0417 1643 0', false],
+	])('%s: valid %s', (raw, valid) => {
+		expect(isValidIban(raw)).toBe(valid);
+	});
+
+	it('finds IBANs across the spaces print and OCR put anywhere, not across a wide gap', () => {
+		expect(findIbans('IBAN: DE8937 0400 44053 2013000 BIC COBADEFFXXX')).toEqual([{ value: 'DE89370400440532013000', text: 'DE8937 0400 44053 2013000', index: 6, valid: true }]);
+		expect(findIbans('IBAN DE89370400440532013000').map((iban) => iban.valid)).toEqual([true]);
+		// Too short, glued to more characters, or cut by a wide gap: found, not valid.
+		expect(findIbans('IBAN DE89 3704 0044 0532 0130').map((iban) => iban.valid)).toEqual([false]);
+		expect(findIbans('IBAN DE8937040044053201300012').map((iban) => iban.valid)).toEqual([false]);
+		expect(findIbans('IBAN DE89 3704 0044 0532      0130 00').map((iban) => iban.valid)).toEqual([false]);
+		// Shorter than any IBAN (a VAT id, the start of an IBAN cut by a wide gap): not found.
+		expect(findIbans('IBAN DE89 3704 0044      0532 0130 00')).toEqual([]);
+		expect(findIbans('Invoice INV-2019 of 12/01/2020, VAT DE123456789')).toEqual([]);
+	});
+});
+
+describe('VAT and tax ids by their national shape', () => {
+	it.each([
+		['DE123456789', 'DE VAT ID'],
+		['DE 123 456 789', 'DE VAT ID'],
+		['FR40303265045', 'FR VAT ID'],
+		['FR 4X 303265045', 'FR VAT ID'],
+		['NL123456789B01', 'NL VAT ID'],
+		['BE0123456789', 'BE VAT ID'],
+		['IT12345678901', 'IT VAT ID'],
+		['ESB12345678', 'ES VAT ID'],
+		['ESX1234567L', 'ES VAT ID'],
+		['GB123456789', 'GB VAT ID'],
+		['GB123456789012', 'GB VAT ID'],
+		['ATU12345678', 'AT VAT ID'],
+		['PT123456789', 'PT VAT ID'],
+		['CHE-123.456.789 MWST', 'CH VAT ID'],
+		['29ABCDE1234F1Z5', 'GSTIN'],
+		['51 824 753 556', 'ABN'],
+		['DE12345678', 'wrong shape'],
+		['NL123456789', 'wrong shape'],
+		['IT1234567890', 'wrong shape'],
+		['123456789', undefined],
+		['PT', 'wrong shape'],
+	])('%s is %s', (raw, kind) => {
+		expect(taxIdKind(raw)).toBe(kind);
+	});
+
+	it('checks an ABN by its weighted sum, and says which VAT ids are well-formed', () => {
+		expect(isValidAbn('51 824 753 556')).toBe(true);
+		expect(isValidAbn('51 824 753 557')).toBe(false);
+		expect(isValidVatId('DE123456789')).toBe(true);
+		expect(isValidVatId('DE12345678')).toBe(false);
+		expect(isValidVatId('27AAPFU0939F1ZV')).toBe(true);
+		expect(isValidVatId('NO123456789MVA')).toBe(true);
 	});
 });

@@ -57,6 +57,16 @@ describe('cross-checks of total, subtotal and tax', () => {
 		expect(crossCheckAmounts({ total: result(150), subtotal: result(100) }).tax).toBeUndefined();
 	});
 
+	it('confirms through a derived value only the values read without doubt', () => {
+		// `Total hors taxes : 100,00` read by the bare `Total` label: 100 - 20 = 80 is a usual rate of nothing printed.
+		const doubtful = crossCheckAmounts({ total: result(100, 0.85), tax: result(20, 0.95) });
+		expect(doubtful.subtotal?.value).toBe(80);
+		expect(doubtful.total?.confidence).toBeLessThan(0.8);
+		const clean = crossCheckAmounts({ total: result(119, 0.9), subtotal: result(100, 0.9) });
+		expect(clean.total?.confidence).toBeGreaterThanOrEqual(0.9);
+		expect(clean.subtotal?.confidence).toBeGreaterThanOrEqual(0.9);
+	});
+
 	it('checks the subtotal against the line items', () => {
 		const checked = crossCheckAmounts({ subtotal: result(45, 0.75), lineAmounts: [20, 25] });
 		expect(checked.subtotal?.confidence).toBe(0.95);
@@ -191,5 +201,25 @@ describe('line items with several money columns', () => {
 		const data = extract(invoice, `${header}\nWidget           2          10.00     20.00     4.00      24.00\nTotal  24.00`);
 		const rows = field(data, 'line_items').value as Array<Record<string, unknown>>;
 		expect(rows[0]).toMatchObject({ quantity: 2, unit_price: 10, amount: 20 });
+	});
+});
+
+describe('identifiers read beside their labels', () => {
+	it.each([
+		['Facture n°FA-2021-0042', 'FA-2021-0042'],
+		['Invoice No.4711', '4711'],
+		['Rechnung Nr. 4711 vom 01.02.2021', '4711'],
+		['Invoice no. INV-7 dated 12/01/2020', 'INV-7'],
+		['Invoice no. NO12345', 'NO12345'],
+	])('%j -> %s', (text, expected) => {
+		expect(field(extract(invoice, text), 'invoice_number').value).toBe(expected);
+	});
+
+	it('doubts a labelled IBAN whose check digits fail', () => {
+		const wrong = field(extract(invoice, 'IBAN: DE89 3704 0044 0532 0130 01'), 'iban');
+		expect(wrong.value).toBe('DE89370400440532013001');
+		expect(wrong.confidence).toBeLessThan(0.8);
+		const right = field(extract(invoice, 'IBAN: DE89 3704 0044 0532 0130 00'), 'iban');
+		expect(right.confidence).toBeGreaterThanOrEqual(0.9);
 	});
 });

@@ -7,9 +7,10 @@
  * fails it, or that could not be checked while the document gave reasons for doubt, is kept below
  * the review threshold the node suggests (0.8).
  */
-import { fieldTypeOf, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
+import { fieldTypeOf, isValidIban, parseDate, roundMoney, taxIdKind, type DocumentStyle, type NormalizedValue } from './normalize';
 import type { LabelSource } from './labels';
 import { fold } from './text-lines';
+import { TITLE_DATE_WORDS } from './vocabulary';
 import type { ScalarAlternative, ScalarResult } from './scalar-fields';
 import type { FieldDefinition, ScalarValue } from './types';
 
@@ -31,6 +32,10 @@ export const REVIEW_THRESHOLD = 0.8;
 const IDENTIFIER_FIELD = /(^|_)(number|no|nr)$/;
 const NOT_IDENTIFIER_FIELD = /(phone|mobile|fax|vat|iban|account|tax_id|package|count)/;
 const ID_PREFIX = /^(?:(?:no|nr|n[o°º]|num|number|nummer|numero|número)(?:\s*[.:#]\s*|\s+)|#\s*|:\s*)+/iu;
+/** A number sign glued to the number (`n°FA-2021-0042`, `No.4711`): only signs with a dot or a degree sign. */
+const GLUED_SIGN = /^(?:n[°º]|n\.[°º]|no\.|nr\.)(?=[\p{L}\d-]*\d)/iu;
+/** A date after the number (`77812 vom 01.02.2021`, `4711 du 12/01/2021`): the number ends before it. */
+const DATE_TAIL = new RegExp(`^(\\S+)\\s+(?:(?:${TITLE_DATE_WORDS.map((word) => word.replace(/\./gu, '\\.')).join('|')})\\s+)?(.+)$`, 'u');
 const DATE_LIKE = /(?<!\d)\d{1,4}[./-]\d{1,2}[./-]\d{1,4}(?!\d)/u;
 const TIME_LIKE = /(?<!\d)\d{1,2}:\d{2}(?::\d{2})?(?!\d)/u;
 const PHONE_LIKE = /^(?:\+|00\d|\(\d{2,5}\)|tel|phone|fax)/iu;
@@ -43,8 +48,16 @@ export function isIdentifierField(field: FieldDefinition): boolean {
 	return fieldTypeOf(field) === 'string' && IDENTIFIER_FIELD.test(field.name) && !NOT_IDENTIFIER_FIELD.test(field.name);
 }
 
+/** The number without a date printed after it, if the rest is nothing but that date. */
+function withoutDateTail(value: string): string {
+	const match = DATE_TAIL.exec(value);
+	if (!match || !/\d/u.test(match[1])) return value;
+	const date = parseDate(match[2]);
+	return date !== undefined && match[2].replace(date.text, '').trim() === '' ? match[1] : value;
+}
+
 function checkIdentifier(raw: string, normalized: NormalizedValue): CandidateCheck {
-	const value = String(normalized.value).replace(ID_PREFIX, '').trim();
+	const value = withoutDateTail(String(normalized.value).replace(ID_PREFIX, '').replace(GLUED_SIGN, '').trim());
 	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: false };
 	if (!/\d/.test(value)) return { ...result, reject: 'an identifier has digits' };
 	// `PO Number:`: another label, its value elsewhere.
@@ -54,7 +67,8 @@ function checkIdentifier(raw: string, normalized: NormalizedValue): CandidateChe
 	if (PHONE_LIKE.test(raw.trim())) return { ...result, reject: 'a phone number, not an identifier' };
 	if (IBAN_LIKE.test(value.replace(/\s/g, ''))) return { ...result, reject: 'an IBAN, not an identifier' };
 	if (value !== normalized.value) {
-		result.normalized = { ...normalized, value, notes: [...normalized.notes, `removed '${String(normalized.value).slice(0, String(normalized.value).length - value.length).trim()}'`] };
+		const original = String(normalized.value);
+		result.normalized = { ...normalized, value, notes: [...normalized.notes, `removed '${original.replace(value, '…').trim()}'`] };
 	}
 	// Several words with spaces: perhaps a label and its value run together.
 	if (/\s/.test(value) && value.split(/\s+/).length > 2) {
@@ -107,11 +121,32 @@ function checkTaxId(normalized: NormalizedValue, labelText: string): CandidateCh
 	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: false };
 	const compact = String(normalized.value).replace(/[\s.\-/]/gu, '').toUpperCase();
 	const digits = compact.replace(/\D/gu, '').length;
+	const kind = taxIdKind(compact);
+	// A known country prefix with the wrong number of characters: OCR lost or added one.
+	if (kind === 'wrong shape') return { ...result, cost: WRONG_SHAPE_COST, notes: [`not shaped like a ${compact.slice(0, 2)} VAT ID`] };
+	if (kind !== undefined) return { ...result, notes: [`${kind} shape`] };
 	if (digits >= 7 && /^[A-Z0-9]{7,16}$/u.test(compact)) return result;
 	// `VAT 19%: 190.00`: the word that also labels the tax amount names an ID only when one follows.
 	if (TAX_WORDS.has(labelText)) return { ...result, reject: 'not shaped like a VAT ID' };
 	// A labelled ID of the wrong shape is kept (the compliance block reports it), but doubted.
 	return { ...result, cost: 0.3, notes: ['not shaped like a VAT ID'] };
+}
+
+/** A VAT id whose country prefix says another length: below the review threshold. */
+const WRONG_SHAPE_COST = 0.25;
+
+/** An IBAN whose check digits fail (ISO 13616 mod 97) was misread or is no IBAN: kept, doubted. */
+function checkIban(normalized: NormalizedValue): CandidateCheck {
+	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: true };
+	if (isValidIban(String(normalized.value))) return { ...result, notes: ['IBAN check digits hold'] };
+	return { ...result, cost: INVALID_IBAN_COST, notes: ['IBAN check digits (mod 97) or length do not hold'] };
+}
+
+const INVALID_IBAN_COST = 0.3;
+
+/** Fields holding an IBAN (`iban`, `supplier_iban`). */
+export function isIbanField(field: FieldDefinition): boolean {
+	return /(?:^|_)iban$/u.test(field.name) && fieldTypeOf(field) === 'string';
 }
 
 /** Words that label both a tax amount and a VAT ID. */
@@ -136,6 +171,7 @@ export function checkCandidate(field: FieldDefinition, source: LabelSource, raw:
 	if (type === 'date') return checkDate(normalized);
 	if (isIdentifierField(field)) return checkIdentifier(raw, normalized);
 	if (/vat_id$|tax_id$/.test(field.name) && fieldTypeOf(field) === 'string') return checkTaxId(normalized, labelText);
+	if (isIbanField(field)) return checkIban(normalized);
 	return { cost: 0, notes: [], keepLooking: false };
 }
 
@@ -165,7 +201,7 @@ function optionsOf(result: ScalarResult | undefined): Option[] {
 function setValue(result: ScalarResult, option: Option): ScalarResult {
 	if (!option.alternative) return result;
 	const { alternative } = option;
-	const others = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw, labels: result.labels }, ...(result.alternatives ?? [])].filter((entry) => entry.value !== alternative.value);
+	const others = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw, labels: result.labels, at: result.at }, ...(result.alternatives ?? [])].filter((entry) => entry.value !== alternative.value);
 	return {
 		...result,
 		value: alternative.value,
@@ -176,10 +212,16 @@ function setValue(result: ScalarResult, option: Option): ScalarResult {
 		currency: alternative.currency ?? result.currency,
 		alternatives: others,
 		labels: alternative.labels,
+		at: alternative.at,
 	};
 }
 
-function adjust(result: ScalarResult, confidence: number, note: string): ScalarResult {
+/** `result` with one of its alternatives as the value, the value it had among the alternatives. */
+export function withAlternative(result: ScalarResult, alternative: ScalarAlternative): ScalarResult {
+	return setValue(result, { value: undefined, confidence: alternative.confidence, alternative });
+}
+
+export function adjust(result: ScalarResult, confidence: number, note: string): ScalarResult {
 	return { ...result, confidence: Math.round(confidence * 100) / 100, normalization_notes: result.normalization_notes ? `${result.normalization_notes}; ${note}` : note };
 }
 
@@ -195,6 +237,9 @@ function isCommonRate(tax: number, net: number): boolean {
 	const rate = (tax / net) * 100;
 	return COMMON_RATES.some((common) => Math.abs(common - rate) <= 0.06 || agrees((net * common) / 100, tax));
 }
+
+/** The confidence of a value read under a label with nothing to doubt in it. */
+const CLEAN_READ = 0.9;
 
 /** The highest usual rate (27 %) is 21 % of a gross total; a larger "tax" is something else. */
 const MAX_TAX_SHARE = 0.25;
@@ -278,9 +323,13 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 	const doubt = (result: ScalarResult | undefined, note: string) => (result ? adjust(result, Math.min(result.confidence, 0.6), `doubtful: ${note}`) : result);
 	if (consistent) {
 		const note = `subtotal + tax = total (${s} + ${x} = ${t})`;
-		total = confirm(total, note);
-		subtotal = confirm(subtotal, note);
-		tax = confirm(tax, note);
+		// A value derived from the two others agrees with them by construction: only the usual rate
+		// checks them, which confirms values read cleanly, not ones read with doubts (words beside them).
+		const derivedOne = [total, subtotal, tax].some((result) => result?.source_fragment === '');
+		const confirmRead = (result: ScalarResult | undefined) => (derivedOne && result && result.confidence < CLEAN_READ ? result : confirm(result, note));
+		total = confirmRead(total);
+		subtotal = confirmRead(subtotal);
+		tax = confirmRead(tax);
 	} else if (t !== undefined && s !== undefined && x !== undefined) {
 		const note = `subtotal + tax = ${roundMoney(s + x)}, not the total ${t}`;
 		total = doubt(total, note);

@@ -145,3 +145,197 @@ describe('due dates', () => {
 		expect(confidence(disagrees, 'due_date')).toBeLessThan(0.8);
 	});
 });
+
+/** Extracts with the invoice template and returns one field's value and confidence. */
+function read(text: string, name: string, language = 'en'): { value: unknown; confidence: number } {
+	const data = extract(invoice, text, language);
+	return { value: value(data, name), confidence: confidence(data, name) };
+}
+
+describe('order numbers in seven languages and several layouts', () => {
+	it.each([
+		['Order number: PO-4711/22', 'PO-4711/22'],
+		['Order No. 4500012345', '4500012345'],
+		['Order #  A-778', 'A-778'],
+		['Order ID: 112-5551234-7788123', '112-5551234-7788123'],
+		['PO #: 7781', '7781'],
+		['PO#4711', '4711'],
+		['Order #A-778', 'A-778'],
+		['P.O. No. 45-889', '45-889'],
+		['Purchase Order No.: PO-2231', 'PO-2231'],
+		['PurchaseOrderNo:PO-5512', 'PO-5512'],
+		['Bestellnummer: 4500012345', '4500012345'],
+		['Bestell-Nr.  BN/2021/7', 'BN/2021/7'],
+		['Auftragsnummer  A-2021-889', 'A-2021-889'],
+		['Ihre Bestellung Nr. 77812 vom 01.02.2021', '77812'],
+		['Ihre Bestellnr.: 4711', '4711'],
+		['N° de commande : CMD-3342', 'CMD-3342'],
+		['Numéro de commande  88123', '88123'],
+		['Bon de commande n° BC/2020/15', 'BC/2020/15'],
+		['Votre commande n° 33421 du 12/01/2021', '33421'],
+		['Número de pedido: 2020-PED-11', '2020-PED-11'],
+		['Pedido nº 44521', '44521'],
+		['Su pedido: 7781-B', '7781-B'],
+		['Bestelnummer: 99812', '99812'],
+		['Ordernummer  ORD-1234', 'ORD-1234'],
+		['Uw bestelling: 4451', '4451'],
+		['Numero ordine: 5512/A', '5512/A'],
+		['Ordine n. 7788', '7788'],
+		['Rif. ordine: 8812', '8812'],
+		['Número da encomenda: ENC-2020-01', 'ENC-2020-01'],
+		['Encomenda nº 1234', '1234'],
+		['Order No.\n  4500099', '4500099'],
+		['Invoice Number     Order Number     Date\nINV-12             PO-991           12/01/2020', 'PO-991'],
+		['Invoice No: 2019-11   Order No: A-778', 'A-778'],
+		['Kundennummer: 10021\nBestellnummer: 4500011', '4500011'],
+	])('%j -> %s', (text, expected) => {
+		const { value: read_, confidence: sure } = read(text, 'order_number');
+		expect(read_).toBe(expected);
+		expect(sure).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it.each([
+		['Order date: 12/01/2020'],
+		['Order number: 12/01/2020'],
+		['Customer number: 55112'],
+		['Account no. 4455-12'],
+		['Invoice No. 2019-11'],
+	])('%j gives no order number', (text) => {
+		expect(read(text, 'order_number').value).toBeNull();
+	});
+
+	it('reads "your reference" as the order number, believed less than its own labels', () => {
+		const reference = read('Your reference: 4500-12', 'order_number');
+		expect(reference.value).toBe('4500-12');
+		const both = read('Your reference: 4500-12\nOrder no.: PO-77', 'order_number');
+		expect(both.value).toBe('PO-77');
+		expect(read('Your reference: John Smith', 'order_number').value).toBeNull();
+	});
+
+	it('doubts an order number that is the invoice number', () => {
+		const same = read('Invoice No.: 2021-0042\nOrder No.: 2021-0042', 'order_number');
+		expect(same.value).toBe('2021-0042');
+		expect(same.confidence).toBeLessThan(0.8);
+	});
+});
+
+describe('invoice number labels in seven languages', () => {
+	it.each([
+		['Factuurnummer: 2021-0042', '2021-0042'],
+		['Factuurnr. 20210042', '20210042'],
+		['Rechnungs-Nr.: RE-2021-17', 'RE-2021-17'],
+		['Rechnungsnummer  4711', '4711'],
+		['Invoice No: INV-001', 'INV-001'],
+		['Invoice #12345', '12345'],
+		['Invoice # 12345', '12345'],
+		['InvoiceNo:7788', '7788'],
+		['Bill No. 5521', '5521'],
+		['Facture N° F2021-118', 'F2021-118'],
+		['Facture n°FA-2021-0042', 'FA-2021-0042'],
+		['N° facture : 2021/118', '2021/118'],
+		['Numero fattura: 12/2021', '12/2021'],
+		['Fattura n. 45/A', '45/A'],
+		['Nº da fatura: FT 2021/45', 'FT 2021/45'],
+		['Número de factura: A-2021-0007', 'A-2021-0007'],
+		['INVOICE 2019-0042', '2019-0042'],
+		['Tax Invoice #INV-12', 'INV-12'],
+		['Invoice #INV-12', 'INV-12'],
+		['Statement date 12/01/2020   Invoice #INV-12', 'INV-12'],
+		['TAX INVOICE   No. 8812', '8812'],
+		['INVOICE NO.\n2019-0042', '2019-0042'],
+		['Invoice Date     Invoice No.\n12/01/2020       INV-881', 'INV-881'],
+	])('%j -> %s', (text, expected) => {
+		const { value: read_, confidence: sure } = read(text, 'invoice_number');
+		expect(read_).toBe(expected);
+		expect(sure).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it('takes no date, and believes no number under a bare title', () => {
+		expect(read('Invoice number: 12/01/2020', 'invoice_number').value).toBeNull();
+		const underTitle = read('Invoice              Date\nINV-881              12/01/2020', 'invoice_number');
+		expect(underTitle.confidence).toBeLessThan(0.8);
+	});
+});
+
+describe('net amounts (subtotals) in seven languages', () => {
+	it.each([
+		['Subtotal  100.00\nVAT 20%  20.00\nTotal  120.00', 100],
+		['Sub-total: 100.00\nVAT: 20.00\nTotal: 120.00', 100],
+		['Net amount  £80.00\nVAT  £16.00\nTotal  £96.00', 80],
+		['Total excl. VAT  80.00\nVAT 20%  16.00\nTotal incl. VAT  96.00', 80],
+		['Total before tax  $90.00\nSales tax  $7.20\nTotal  $97.20', 90],
+		['Nettobetrag  1.000,00 €\nUmsatzsteuer 19 %  190,00 €\nRechnungsbetrag  1.190,00 €', 1000],
+		['Summe netto  500,00\nMwSt. 19%  95,00\nGesamtbetrag  595,00', 500],
+		['Zwischensumme  200,00\nMwSt 19%  38,00\nGesamt  238,00', 200],
+		['Netto  84,03\nMwSt 19%  15,97\nBrutto  100,00\nZu zahlen  100,00', 84.03],
+		['Total HT  1 000,00 €\nTVA 20 %  200,00 €\nTotal TTC  1 200,00 €', 1000],
+		['Montant HT : 50,00 €\nMontant TVA : 10,00 €\nNet à payer : 60,00 €', 50],
+		['Total hors taxes : 100,00 €\nTVA : 20,00 €\nTotal TTC : 120,00 €', 100],
+		['Sous-total  100,00\nTVA  20,00\nTotal TTC  120,00', 100],
+		['Base imponible  300,00 €\nIVA 21%  63,00 €\nTotal factura  363,00 €', 300],
+		['Subtotal sin IVA: 300,00\nIVA (21%): 63,00\nTotal: 363,00', 300],
+		['Subtotaal  € 100,00\nBTW 21%  € 21,00\nTotaal  € 121,00', 100],
+		['Totaal excl. BTW  € 100,00\nBTW  € 21,00\nTotaal incl. BTW  € 121,00', 100],
+		['Bedrag excl. BTW: 250,00\nBTW 21%: 52,50\nTe betalen: 302,50', 250],
+		['Imponibile  1.000,00\nIVA 22%  220,00\nTotale documento  1.220,00', 1000],
+		['Totale imponibile € 100,00\nTotale IVA € 22,00\nTotale fattura € 122,00', 100],
+		['Valor sem IVA: 100,00 €\nIVA 23%: 23,00 €\nTotal a pagar: 123,00 €', 100],
+		['Base tributável  100,00\nIVA 23%  23,00\nTotal  123,00', 100],
+		['Total HT          Total TVA         Total TTC\n1 000,00 €        200,00 €          1 200,00 €', 1000],
+		['SUBTOTAL$100.00\nTAX$8.00\nTOTAL$108.00', 100],
+	])('%j -> %d, all three believed once they add up', (text, expected) => {
+		const data = extract(invoice, text);
+		expect(value(data, 'subtotal')).toBe(expected);
+		for (const name of ['subtotal', 'tax_amount', 'total']) expect(confidence(data, name)).toBeGreaterThanOrEqual(0.9);
+	});
+
+	it('doubts a subtotal above the total', () => {
+		const data = extract(invoice, 'Subtotal  150.00\nTotal  120.00');
+		expect(confidence(data, 'subtotal')).toBeLessThan(0.8);
+		expect(confidence(data, 'total')).toBeLessThan(0.8);
+	});
+});
+
+describe('the supplier VAT id, not the customer one', () => {
+	it.each([
+		['VAT ID: DE123456789', 'DE123456789'],
+		['USt-IdNr.: DE 123 456 789', 'DE123456789'],
+		['Umsatzsteuer-Identifikationsnummer: DE123456789', 'DE123456789'],
+		['TVA intracommunautaire : FR 40 303 265 045', 'FR40303265045'],
+		['N° TVA intracommunautaire : FR40303265045', 'FR40303265045'],
+		['BTW-nummer: NL123456789B01', 'NL123456789B01'],
+		['BTW nr.  BE0123456789', 'BE0123456789'],
+		['Partita IVA: IT12345678901', 'IT12345678901'],
+		['P.IVA 12345678901', '12345678901'],
+		['NIF/CIF: ESB12345678', 'ESB12345678'],
+		['VAT Reg No: GB 123 4567 89', 'GB123456789'],
+		['GSTIN: 29ABCDE1234F1Z5', '29ABCDE1234F1Z5'],
+		['GST No: 27AAPFU0939F1ZV', '27AAPFU0939F1ZV'],
+		['ABN: 51 824 753 556', '51824753556'],
+		['VAT No.\nGB123456789', 'GB123456789'],
+	])('%j -> %s', (text, expected) => {
+		const { value: read_, confidence: sure } = read(text, 'supplier_vat_id');
+		expect(read_).toBe(expected);
+		expect(sure).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it('doubts an id whose country prefix says another length', () => {
+		const short = read('USt-IdNr.: DE12345678', 'supplier_vat_id');
+		expect(short.value).toBe('DE12345678');
+		expect(short.confidence).toBeLessThan(0.8);
+	});
+
+	it('leaves an id in the customer block or after a customer label to the customer', () => {
+		const billTo = extract(invoice, 'Bill to:\nKunde GmbH\nMusterstraße 1\nUSt-IdNr.: DE999999999');
+		expect(value(billTo, 'supplier_vat_id')).toBeNull();
+		expect(value(billTo, 'customer_vat_id')).toBe('DE999999999');
+		expect(confidence(billTo, 'customer_vat_id')).toBeLessThan(0.8);
+		const both = extract(invoice, 'ACME GmbH                               Client :\nVAT ID: DE123456789                     Dupont SA\n                                        VAT ID: FR40303265045\n\nTotal  12.00');
+		expect(value(both, 'supplier_vat_id')).toBe('DE123456789');
+		expect(confidence(both, 'supplier_vat_id')).toBeGreaterThanOrEqual(0.8);
+		expect(value(both, 'customer_vat_id')).toBe('FR40303265045');
+		const labelled = extract(invoice, 'Customer VAT: DE999999999\nTVA client : FR12345678901');
+		expect(value(labelled, 'supplier_vat_id')).toBeNull();
+		expect(value(labelled, 'customer_vat_id')).toBe('DE999999999');
+	});
+});

@@ -18,6 +18,15 @@ export interface ScalarResult {
 	alternatives?: ScalarAlternative[];
 	/** Every label that gave this value (`Total` and `Amount due` both over 2,608.20). */
 	labels?: string[];
+	/** Where the value was read: the line's index and the column it starts at. */
+	at?: ValuePlace;
+	/** The confidence before rival values lowered it, when they did. */
+	uncontested?: number;
+}
+
+export interface ValuePlace {
+	line: number;
+	column: number;
 }
 
 export interface ScalarAlternative {
@@ -28,6 +37,7 @@ export interface ScalarAlternative {
 	currency?: string;
 	raw?: string;
 	labels?: string[];
+	at?: ValuePlace;
 }
 
 interface Candidate {
@@ -38,6 +48,8 @@ interface Candidate {
 	normalized: NormalizedValue;
 	confidence: number;
 	line: TextLine;
+	/** The column the value starts at in its line. */
+	column: number;
 	notes: string[];
 }
 
@@ -75,7 +87,7 @@ function rightAlignedBelow(match: LabelMatch, line: TextLine): { cell: Cell; cel
 }
 
 /** The cell under the label cell in the next non-empty lines, if any. */
-function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, headingRow = false): { raw: string; line: TextLine } | undefined {
+function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, headingRow = false): { raw: string; line: TextLine; column: number } | undefined {
 	const labelCell = match.line.cells[match.cellIndex];
 	let seen = 0;
 	for (let index = match.line.index + 1; index < lines.length && seen < LINES_BELOW; index++) {
@@ -91,7 +103,7 @@ function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 		if (!below) continue;
 		// A cell that is itself a label (`VAT ID: XX1`) holds another field's value.
 		if (labelCells.has(`${line.index}:${below.cellIndex}`) || labelCells.has(`any:${line.index}:${below.cellIndex}`)) return undefined;
-		return { raw: below.cell.text, line };
+		return { raw: below.cell.text, line, column: below.cell.start };
 	}
 	return undefined;
 }
@@ -125,8 +137,17 @@ function valueKindOf(field: FieldDefinition): ValueKind {
 }
 
 /** The texts a label may be giving a value to, nearest first, with the confidence cost of each. */
-function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, kind: ValueKind = 'other'): Array<{ raw: string; line: TextLine; cost: number; where: string }> {
-	const values: Array<{ raw: string; line: TextLine; cost: number; where: string }> = [];
+interface RawValue {
+	raw: string;
+	line: TextLine;
+	column: number;
+	cost: number;
+	where: string;
+}
+
+function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, kind: ValueKind = 'other'): RawValue[] {
+	const values: RawValue[] = [];
+	const cellStart = (cellIndex: number) => match.line.cells[cellIndex].start;
 	const amount = kind === 'amount';
 	const grouped = (raw: string, cellIndex: number) => (kind === 'taxId' ? withDigitGroups(raw, match.line, cellIndex) : raw);
 	const rest = grouped(restOfCell(match), match.cellIndex);
@@ -138,17 +159,17 @@ function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 		const below = cellBelow(match, lines, labelCells, true);
 		return [
 			...(below ? [{ ...below, cost: 0.05, where: 'under the label' }] : []),
-			...(besideFree ? [{ raw: beside.text, line: match.line, cost: 0.05, where: 'next to the label' }] : []),
+			...(besideFree ? [{ raw: beside.text, line: match.line, column: beside.start, cost: 0.05, where: 'next to the label' }] : []),
 		];
 	}
-	if (rest !== '') values.push({ raw: rest, line: match.line, cost: 0, where: 'after the label' });
+	if (rest !== '') values.push({ raw: rest, line: match.line, column: cellStart(match.cellIndex) + match.length, cost: 0, where: 'after the label' });
 	const next = match.line.cells[match.cellIndex + 1];
 	if (next && !labelCells.has(`${match.line.index}:${match.cellIndex + 1}`)) {
-		values.push({ raw: grouped(next.text, match.cellIndex + 1), line: match.line, cost: 0, where: 'next to the label' });
+		values.push({ raw: grouped(next.text, match.cellIndex + 1), line: match.line, column: next.start, cost: 0, where: 'next to the label' });
 		// Amounts stand at the line's right end (`TVA (...)   Assiette   238,82 €`), up to the next label.
 		for (let cellIndex = match.cellIndex + 2; amount && cellIndex < match.line.cells.length; cellIndex++) {
 			if (labelCells.has(`any:${match.line.index}:${cellIndex}`)) break;
-			values.push({ raw: match.line.cells[cellIndex].text, line: match.line, cost: 0.05 * (cellIndex - match.cellIndex - 1), where: 'further along the line' });
+			values.push({ raw: match.line.cells[cellIndex].text, line: match.line, column: cellStart(cellIndex), cost: 0.05 * (cellIndex - match.cellIndex - 1), where: 'further along the line' });
 		}
 	}
 	// A document title (`INVOICE`) names the field only with its value beside it, not below it.
@@ -176,7 +197,7 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 	const considered: string[] = [];
 	for (const match of matches) {
 		let skipped = 0;
-		for (const { raw, line, cost: placeCost, where } of rawValues(match, lines, labelCells, valueKindOf(field))) {
+		for (const { raw, line, column, cost: placeCost, where } of rawValues(match, lines, labelCells, valueKindOf(field))) {
 			considered.push(raw);
 			const read = normalizeFor(field, match, raw, style);
 			// Words after the label that are no value (`Total EDF Electricité *  957,43`): the label may name something else.
@@ -206,7 +227,7 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 					notes.push('read beside a document title, not a number label');
 				}
 			}
-			candidates.push({ label: match.spec.text, source: match.spec.source, raw, normalized, confidence, line, notes });
+			candidates.push({ label: match.spec.text, source: match.spec.source, raw, normalized, confidence, line, column, notes });
 			skipped++;
 			// Amounts: later cells of the line stay candidates (`Total  1  319.00`); cross-checks choose.
 			if (!check.keepLooking) break;
@@ -259,7 +280,13 @@ function choose(candidates: Candidate[], considered: string[]): ScalarResult {
 		raw: readWords(best),
 		alternatives: alternativesOf(candidates, best),
 		labels: labelsOf(candidates, best.normalized.value),
+		at: placeOf(best),
+		...(rivals.length > 0 ? { uncontested: round(best.confidence) } : {}),
 	};
+}
+
+function placeOf(candidate: Candidate): ValuePlace {
+	return { line: candidate.line.index, column: candidate.column };
 }
 
 /**
@@ -296,6 +323,7 @@ function alternativesOf(candidates: Candidate[], best: Candidate): ScalarAlterna
 			currency: candidate.normalized.currency,
 			raw: readWords(candidate),
 			labels: labelsOf(candidates, candidate.normalized.value),
+			at: placeOf(candidate),
 		});
 	}
 	return alternatives;

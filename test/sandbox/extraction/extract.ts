@@ -4,6 +4,7 @@ import { customerBlocks, inCustomerBlock } from './customer-block';
 import { adjust, AMOUNT_NAMES, crossCheckAmounts, isIbanField, withAlternative } from './plausibility';
 import { fieldTypeOf, findIbans, guessDecimalSeparator, type DocumentStyle } from './normalize';
 import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
+import { labelledCurrency } from './currency';
 import { checkLabelledSupplier } from './supplier';
 import { readTable } from './tables';
 import { humanise, toLines, type TextLine } from './text-lines';
@@ -353,6 +354,9 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 		} else if (SUPPLIER_NAME_FIELDS.has(field.name)) {
 			// A labelled name is weighed against the names found without a label.
 			result = checkLabelledSupplier(result, freeLines);
+		} else if (field.name === 'currency') {
+			// A labelled currency as its code (`Currency: Euro` -> EUR, `$` -> the document's dollar).
+			result = labelledCurrency(result, freeLines);
 		}
 		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}

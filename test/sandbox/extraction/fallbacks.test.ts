@@ -51,6 +51,15 @@ describe('the currency without a label', () => {
 		const prefixed = extract('Subtotal  C$10.00\nTotal  C$10.00');
 		expect(value(prefixed, 'currency')).toBe('CAD');
 	});
+
+	it('takes the supplier country when no currency is printed, believed when two kinds of clue agree', () => {
+		const agreed = extract('Fabrikam GmbH\nUSt-IdNr. DE123456789\nIBAN DE89 3704 0044 0532 0130 00\nRechnungsbetrag  120,00');
+		expect(value(agreed, 'currency')).toBe('EUR');
+		expect(confidence(agreed, 'currency')).toBeGreaterThanOrEqual(0.8);
+		const alone = extract('Fabrikam Ltd\nVAT No GB123456789\nTotal  120.00');
+		expect(value(alone, 'currency')).toBe('GBP');
+		expect(confidence(alone, 'currency')).toBeLessThan(0.8);
+	});
 });
 
 describe('the IBAN without a label', () => {
@@ -70,5 +79,15 @@ describe('a labelled supplier name weighed against the names found without a lab
 		expect(confidence(disputed, 'supplier_name')).toBeLessThanOrEqual(0.7);
 		const alone = extract('INVOICE\nSupplier: Harbour Tiling\nTotal  10.00');
 		expect(confidence(alone, 'supplier_name')).toBeGreaterThanOrEqual(0.8);
+	});
+});
+
+describe('a labelled currency read as its ISO code', () => {
+	it('turns a word or a sign into the code, and holds a value that is no currency below the review threshold', () => {
+		const euro = extract('INVOICE\nCurrency: Euro\nTotal  10.00');
+		expect(value(euro, 'currency')).toBe('EUR');
+		expect(confidence(euro, 'currency')).toBeGreaterThanOrEqual(0.8);
+		const notCurrency = extract('INVOICE\nCurrency: see page 2\nTotal  10.00');
+		expect(value(notCurrency, 'currency') === null || confidence(notCurrency, 'currency') < 0.8).toBe(true);
 	});
 });

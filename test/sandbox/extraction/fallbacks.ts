@@ -3,7 +3,8 @@
  * place: an e-mail address, an IBAN, a web address, the currency of the amounts, the sender's
  * name (supplier.ts). They come with a lower confidence than labelled values.
  */
-import { findCurrencies, fieldTypeOf, findIbans, parseDate, parseEmail, type DocumentStyle } from './normalize';
+import { documentCurrency } from './currency';
+import { fieldTypeOf, findIbans, parseDate, parseEmail, type DocumentStyle } from './normalize';
 import type { ScalarResult } from './scalar-fields';
 import { supplierName } from './supplier';
 import type { TextLine } from './text-lines';
@@ -76,78 +77,6 @@ function directDebitDate(lines: TextLine[], style: DocumentStyle): ScalarResult 
 	return undefined;
 }
 
-/** Currencies whose amounts print a bare `$`. */
-const DOLLAR_CODES = new Set(['USD', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'MXN', 'ARS', 'COP', 'CLP']);
-const US_STATES = 'AL|AK|AZ|AR|CA|CO|CT|DE|FL|GA|HI|ID|IL|IN|IA|KS|KY|LA|ME|MD|MA|MI|MN|MS|MO|MT|NE|NV|NH|NJ|NM|NY|NC|ND|OH|OK|OR|PA|RI|SC|SD|TN|TX|UT|VT|VA|WA|WV|WI|WY|DC';
-/** The dollar of a country, told by the way its addresses end (`Albany, NY 12210`, `Toronto, ON M5V 2T6`). */
-const ADDRESS_COUNTRIES: Array<{ code: string; pattern: RegExp }> = [
-	{ code: 'USD', pattern: new RegExp(`\\b\\p{L}+,?\\s+(?:${US_STATES}),?\\s+\\d{5}(?:-\\d{4})?\\b|\\b(?:USA|U\\.S\\.A\\.|United States)\\b`, 'u') },
-	{ code: 'CAD', pattern: /\b\p{L}+,?\s+(?:ON|QC|BC|AB|MB|SK|NS|NB|NL|PE|YT|NT|NU)\b(?!\s*\d{5})|\b[A-Z]\d[A-Z]\s?\d[A-Z]\d\b|\bCanada\b/u },
-	{ code: 'AUD', pattern: /\b(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\s+\d{4}\b(?!\d)|\bAustralia\b/u },
-];
-
-/** The countries whose dollar the document's addresses point to. */
-export function addressDollars(lines: TextLine[]): Set<string> {
-	const codes = new Set<string>();
-	for (const line of lines) for (const { code, pattern } of ADDRESS_COUNTRIES) if (pattern.test(line.text)) codes.add(code);
-	return codes;
-}
-
-/** One currency, printed with an unmistakable sign or code. */
-const SURE_CURRENCY = 0.85;
-/** A bare `$` read as the dollar of the addresses: the sign is shared by many countries. */
-const ADDRESS_DOLLAR = 0.8;
-const GUESSED_DOLLAR = 0.6;
-const SEEN_ONCE = 0.7;
-const MIXED_CURRENCIES = 0.55;
-
-/** Which dollar a bare `$` is: the one the document names, else the one of its addresses, else USD. */
-function dollarOf(named: string[], countries: string[]): { code: string; why: string; confidence: number } {
-	const country = countries.length === 1 ? countries[0] : undefined;
-	if (named.length === 1) return { code: named[0], why: 'the dollar the document names', confidence: countries.every((code) => code === named[0]) ? SURE_CURRENCY : GUESSED_DOLLAR };
-	if (country && (named.length === 0 || named.includes(country))) return { code: country, why: 'the dollar of the addresses', confidence: ADDRESS_DOLLAR };
-	return { code: named[0] ?? 'USD', why: 'a guess', confidence: GUESSED_DOLLAR };
-}
-
-/**
- * The currency of the amounts: codes and symbols counted over the document. A bare `$` is the
- * dollar a code on the document names (`Amount due (CAD)`), else the dollar of the country of
- * its addresses (US, Canada, Australia), else the US dollar as a guess. One currency printed with
- * an unmistakable sign or code is believed; mixed currencies and guesses are not.
- */
-function currencyOfAmounts(lines: TextLine[]): ScalarResult | undefined {
-	const counts = new Map<string, { count: number; line: TextLine }>();
-	let bareDollars = 0;
-	let dollarLine: TextLine | undefined;
-	for (const line of lines) {
-		for (const currency of findCurrencies(line.text)) {
-			if (currency.text === '$') {
-				bareDollars++;
-				dollarLine ??= line;
-				continue;
-			}
-			const entry = counts.get(currency.code) ?? { count: 0, line };
-			entry.count++;
-			counts.set(currency.code, entry);
-		}
-	}
-	const notes: string[] = [];
-	// A sign seen once may be OCR noise; one currency seen again and again is the document's.
-	let confidence = counts.size === 1 ? ([...counts.values()][0].count > 1 ? SURE_CURRENCY : SEEN_ONCE) : MIXED_CURRENCIES;
-	if (bareDollars > 0 && dollarLine) {
-		const dollar = dollarOf([...counts.keys()].filter((code) => DOLLAR_CODES.has(code)), [...addressDollars(lines)]);
-		notes.push(`'$' read as ${dollar.code}, ${dollar.why}`);
-		const entry = counts.get(dollar.code) ?? { count: 0, line: dollarLine };
-		entry.count += bareDollars;
-		counts.set(dollar.code, entry);
-		confidence = counts.size === 1 ? dollar.confidence : MIXED_CURRENCIES;
-	}
-	const [best] = [...counts.entries()].sort((a, b) => b[1].count - a[1].count);
-	if (!best) return undefined;
-	const [code, { line }] = best;
-	return found(code, line, confidence, [`no label; the currency printed with the amounts (${code})`, ...notes].join('; '));
-}
-
 /** A value for `field` from its shape or place, or undefined. */
 export function fallbackValue(field: FieldDefinition, lines: TextLine[], style: DocumentStyle = {}): ScalarResult | undefined {
 	const type = fieldTypeOf(field);
@@ -163,7 +92,7 @@ export function fallbackValue(field: FieldDefinition, lines: TextLine[], style: 
 		const match = firstMatch(lines, WEBSITE);
 		return match ? found(match.text, match.line, 0.6, 'no label; a web address in the document') : undefined;
 	}
-	if (field.name === 'currency') return currencyOfAmounts(lines);
+	if (field.name === 'currency') return documentCurrency(lines);
 	if (ISSUE_DATE_FIELDS.has(field.name) && type === 'date') return firstDate(lines, style);
 	if (field.name === 'due_date' && type === 'date') return directDebitDate(lines, style);
 	if (LETTERHEAD_FIELDS.has(field.name)) return supplierName(lines);

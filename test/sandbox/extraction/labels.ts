@@ -49,7 +49,11 @@ export function labelsFor(field: FieldDefinition): LabelSpec[] {
 	return specs;
 }
 
-const RATE_PREFIX = /^\d{1,2}(?:[.,]\d{1,2})?\s?%\s+(?=\p{L})/u;
+/**
+ * A rate before a tax label (`20% VAT`, receipts' tax lines), with the word saying the tax is added
+ * or included (`zzgl. 19% MwSt.`, `plus 20% VAT`, `inkl. 7% USt.`, `dont 20 % TVA`).
+ */
+const RATE_PREFIX = /^(?:(?:zzgl|zuzgl|zuzuglich|plus|inkl|incl|including|enth|enthaltene|enthalten|davon|dont|hiervon|\+)\.?\s*)?\d{1,2}(?:[.,]\d{1,2})?\s?%\s+(?=\p{L})/u;
 
 export interface LabelMatch {
 	field: FieldDefinition;

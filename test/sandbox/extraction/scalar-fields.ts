@@ -1,6 +1,8 @@
+import { joinWrappedHeadings } from './heading-rows';
 import { findLabels, isLabelCell, LABEL_CONFIDENCE, type LabelMatch, type LabelSource } from './labels';
 import { fieldTypeOf, normalizeValue, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
 import { AMOUNT_NAMES, checkCandidate, isIdentifierField, REVIEW_THRESHOLD } from './plausibility';
+import { summaryTables, type SummaryTable } from './summary-table';
 import { fold, overlap, type Cell, type TextLine } from './text-lines';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
 import type { FieldDefinition, ScalarValue } from './types';
@@ -90,8 +92,10 @@ function rightAlignedBelow(match: LabelMatch, line: TextLine): { cell: Cell; cel
 function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, headingRow = false): { raw: string; line: TextLine; column: number } | undefined {
 	const labelCell = match.line.cells[match.cellIndex];
 	let seen = 0;
-	for (let index = match.line.index + 1; index < lines.length && seen < LINES_BELOW; index++) {
-		const line = lines[index];
+	// `lines` may lack some of the document's lines (tables read apart): found by position, not index.
+	const start = lines.findIndex((line) => line.index === match.line.index) + 1;
+	for (let position = start; position > 0 && position < lines.length && seen < LINES_BELOW; position++) {
+		const line = lines[position];
 		if (line.page !== match.line.page) return undefined;
 		if (line.cells.length === 0) continue;
 		seen++;
@@ -101,6 +105,8 @@ function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 				.filter((entry) => entry.shared > 0)
 				.sort((a, b) => b.shared - a.shared)[0] ?? (headingRow ? rightAlignedBelow(match, line) : undefined);
 		if (!below) continue;
+		// In a row of headings a value belongs to the heading it stands under most, not to a neighbour.
+		if (headingRow && match.line.cells.some((other) => overlap(other, below.cell) > overlap(labelCell, below.cell))) return undefined;
 		// A cell that is itself a label (`VAT ID: XX1`) holds another field's value.
 		if (labelCells.has(`${line.index}:${below.cellIndex}`) || labelCells.has(`any:${line.index}:${below.cellIndex}`)) return undefined;
 		return { raw: below.cell.text, line, column: below.cell.start };
@@ -329,16 +335,39 @@ function alternativesOf(candidates: Candidate[], best: Candidate): ScalarAlterna
 	return alternatives;
 }
 
+/** The summary-table role of an amount field (`subtotal`, `net_amount` -> subtotal). */
+function summaryRoleOf(field: FieldDefinition): 'subtotal' | 'tax' | 'total' | undefined {
+	return (['subtotal', 'tax', 'total'] as const).find((role) => AMOUNT_NAMES[role].includes(field.name));
+}
+
+/**
+ * An amount field's value from a summary table of amounts replaces what labels read in that table
+ * (a heading reads the first row under it, a VAT-rate row, not the sum row).
+ */
+function withSummaryTables(field: FieldDefinition, candidates: Candidate[], tables: SummaryTable[]): Candidate[] {
+	const role = summaryRoleOf(field);
+	const found = role === undefined ? [] : tables.flatMap((table) => (table.values[role] ? [{ table, read: table.values[role] }] : []));
+	if (found.length === 0) return candidates;
+	const inTables = (candidate: Candidate) => found.some(({ table }) => table.lines.has(candidate.line.index));
+	const fromTables = found.map(({ table, read }): Candidate => {
+		const notes = [`label '${read.heading}' (summary table heading), value under the label`, ...table.notes];
+		return { label: read.heading, source: 'synonym', raw: read.cell.text, normalized: { value: read.value, text: read.cell.text, notes: [] }, confidence: table.confidence, line: read.line, column: read.cell.start, notes };
+	});
+	return [...candidates.filter((candidate) => !inTables(candidate)), ...fromTables];
+}
+
 /** Reads every scalar field of a template from its labelled values. */
-export function readScalarFields(fields: FieldDefinition[], lines: TextLine[], style: DocumentStyle): Map<FieldDefinition, ScalarResult> {
+export function readScalarFields(fields: FieldDefinition[], printed: TextLine[], style: DocumentStyle): Map<FieldDefinition, ScalarResult> {
+	const lines = joinWrappedHeadings(fields, printed);
 	const matches = findLabels(fields, lines, { related: true });
 	const labelCells = new Set(matches.filter(isLabelCell).map((match) => `${match.line.index}:${match.cellIndex}`));
 	for (const match of matches) labelCells.add(`any:${match.line.index}:${match.cellIndex}`);
+	const tables = summaryTables(lines, style);
 	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of fields) {
 		const own = matches.filter((match) => match.field === field);
 		const found = candidatesFor(field, own, lines, labelCells, style);
-		const candidates = AMOUNT_NAMES.tax.includes(field.name) ? rateTimesBase(found.candidates) : found.candidates;
+		const candidates = withSummaryTables(field, AMOUNT_NAMES.tax.includes(field.name) ? rateTimesBase(found.candidates) : found.candidates, tables);
 		results.set(field, candidates.length > 0 ? choose(candidates, found.considered) : emptyResult(found.considered));
 	}
 	return results;

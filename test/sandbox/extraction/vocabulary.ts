@@ -183,3 +183,15 @@ export const PAYER_ACCOUNT_WORDS = /\b(?:your account|from your account|your ban
 
 /** Words of a payment block: the account printed in it is the one to pay into. */
 export const PAYMENT_BLOCK_WORDS = /\b(?:iban|bank|bank details|banking details|bank account|account details|pay to|please pay|payable a|a payer sur|beneficiaire|beneficiario|begunstigde|zahlungsempfanger|please remit|remit to|payment details|payable to|bankverbindung|bankverbindungen|bankdaten|zahlbar an|uberweisung|kontoverbindung|coordonnees bancaires|rib|virement|reglement par virement|a regler sur|datos bancarios|transferencia|cuenta bancaria|pagar en|rekeningnummer|rekening|bankgegevens|over te maken|coordinate bancarie|bonifico|banca|appoggio bancario|dados bancarios|transferencia bancaria|nib)\b/u;
+
+/**
+ * Column headings of a summary table of amounts (`Net | VAT % | VAT | Gross`) beside the field
+ * synonyms: words too short or too common to name a value alone (`Net 30`, `Gross weight`) but
+ * plain in a row where every cell is such a heading.
+ */
+export const SUMMARY_HEADINGS: Record<'subtotal' | 'tax' | 'total' | 'rate', string[]> = {
+	subtotal: ['net', 'nett', 'net amount', 'netto', 'nettobetrag', 'ht', 'base', 'basis', 'base ht', 'taxable', 'excl. vat', 'excl. tax', 'excl. btw', 'excl. iva', 'bemessungsgrundlage', 'grondslag', 'maatstaf van heffing', 'base imponibile', 'entgelt', 'warenwert', 'betrag netto'],
+	tax: ['vat', 'tax', 'mwst.', 'ust.', 'tva', 'btw', 'iva', 'montant tva', 'vat amount', 'steuer', 'steuerbetrag', 'mwst.-betrag', 'ust.-betrag', 'btw-bedrag', 'importo iva', 'cuota', 'imposta', 'taxes'],
+	total: ['gross', 'gross amount', 'brutto', 'bruttobetrag', 'ttc', 'montant ttc', 'total ttc', 'incl. vat', 'incl. tax', 'incl. btw', 'totaal incl. btw', 'totale', 'total', 'amount due', 'zu zahlen', 'endbetrag'],
+	rate: ['%', 'vat %', 'vat rate', 'tax %', 'rate', 'satz', 'mwst.-satz', 'mwst. %', 'ust. %', 'ust.-satz', 'steuersatz', 'taux', 'taux tva', 'tva %', '% tva', 'btw %', '% btw', 'btw-tarief', 'tarief', 'iva %', '% iva', 'aliquota', 'code', 'vat code', 'tax code'],
+};

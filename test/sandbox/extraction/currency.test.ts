@@ -9,6 +9,7 @@ describe('currency signs printed on a line', () => {
 		['Total (EUR)   1.234,50', ['EUR']],
 		['Amount in GBP', ['GBP']],
 		['EUR 1.234,50', ['EUR']],
+		['Total   1.234,50EUR', ['EUR']],
 		['Total   1.234,50 Eur', ['EUR']],
 		['Total   120,00 €', ['EUR']],
 		['Total   £10.20', ['GBP']],

@@ -54,6 +54,20 @@ describe('parseMoney', () => {
 		expect(parseMoney('C$ 12.00')?.currency).toBe('CAD');
 		expect(parseMoney('AU$12.00')?.currency).toBe('AUD');
 		expect(parseMoney('US$ 12.00')?.currency).toBe('USD');
+		expect(parseMoney('C $12.00')?.currency).toBe('CAD');
+		expect(parseMoney('R$ 1.234,50')?.currency).toBe('BRL');
+	});
+
+	it('reads the signs of the document-level table beside one amount', () => {
+		expect(parseMoney('1 234,50 zł')?.currency).toBe('PLN');
+		expect(parseMoney('Rs. 1,200.00')?.currency).toBe('INR');
+		expect(parseMoney('12,00EUR')?.currency).toBe('EUR');
+		expect(parseMoney('¥1,200')?.currency).toBe('JPY');
+	});
+
+	it('leaves out a sign without one usual currency, and a sign that is no currency here', () => {
+		expect(parseMoney('1 234,50 kr')?.currency).toBeUndefined();
+		expect(parseMoney('Fr. 12.03.2021')?.currency).toBeUndefined();
 	});
 });
 

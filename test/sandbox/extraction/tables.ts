@@ -1,7 +1,7 @@
 import { CENT_TOLERANCE } from './checks';
 import { labelsFor, LABEL_CONFIDENCE } from './labels';
 import { fieldTypeOf, normalizeValue, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
-import { CURRENCY_CODES } from './normalize/numbers';
+import { CURRENCY_CODES } from './normalize/currencies';
 import { editDistance, labelPattern, overlap, splitCells, type Cell, type TextLine } from './text-lines';
 import type { FieldDefinition, TableRow } from './types';
 import { TABLE_END_WORDS } from './vocabulary';

@@ -2,6 +2,7 @@
  * Numbers and money written the ways documents write them: `1,234.56`, `1.234,56`, `1 234,56`,
  * `1'234.56`, `-12.50`, `(12.50)`, `12.50-`, with or without a currency symbol or ISO code.
  */
+import { findSigns, isoCodeOf } from './currencies';
 
 /** Which character a document uses as its decimal separator, when it can be told. */
 export type DecimalSeparator = ',' | '.';
@@ -24,17 +25,6 @@ const NUMBER_PATTERN = new RegExp(
 	`(\\(\\s*)?([-\\u2212+])?\\s?(\\d{1,3}(?:(?:[.,']|${GROUP_SPACE})\\d{3})+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?)(\\s?-(?!\\d))?(\\s*\\))?`,
 	'u',
 );
-
-export const CURRENCY_SYMBOLS: Record<string, string> = { '€': 'EUR', '$': 'USD', '£': 'GBP', '¥': 'JPY', '₹': 'INR', 'Fr.': 'CHF' };
-/** Dollar signs with their country (`C$ 12.00`, `AU$`, `US$`): not the bare `$`, which many countries use. */
-export const DOLLAR_SYMBOLS: Record<string, string> = { C$: 'CAD', CA$: 'CAD', CAD$: 'CAD', A$: 'AUD', AU$: 'AUD', AUD$: 'AUD', NZ$: 'NZD', US$: 'USD', USD$: 'USD', S$: 'SGD', HK$: 'HKD' };
-export const CURRENCY_CODES = ['EUR', 'USD', 'GBP', 'CHF', 'JPY', 'CAD', 'AUD', 'NZD', 'SGD', 'HKD', 'SEK', 'NOK', 'DKK', 'PLN', 'CZK', 'HUF', 'MXN', 'BRL', 'ARS', 'COP', 'CLP', 'PEN', 'INR', 'CNY'];
-const DOLLAR_PATTERN = Object.keys(DOLLAR_SYMBOLS)
-	.sort((a, b) => b.length - a.length)
-	.map((symbol) => symbol.replace('$', '\\$'))
-	.join('|');
-// Codes stand apart from words (`PEN`, `ARS` are not read in `OPEN`, `DOLLARS`).
-const CURRENCY_PATTERN = new RegExp(`(?<![A-Za-z])(${DOLLAR_PATTERN})|(?<![A-Za-z])(${CURRENCY_CODES.join('|')})\\b|([€$£¥₹])|\\b(Fr\\.)`, 'u');
 
 /** Turns the digits-and-separators part into a number, deciding which separator is decimal. */
 function interpretDigits(digits: string, hint: DecimalSeparator | undefined, notes: string[]): number {
@@ -86,22 +76,19 @@ export interface FoundCurrency {
 	text: string;
 }
 
-function currencyOf(match: RegExpExecArray): FoundCurrency {
-	const [, dollar, code, symbol, franc] = match;
-	if (dollar) return { code: DOLLAR_SYMBOLS[dollar], text: dollar };
-	if (code) return { code, text: code };
-	const text = symbol ?? franc;
-	return { code: CURRENCY_SYMBOLS[text], text };
-}
-
-export function findCurrency(raw: string): FoundCurrency | undefined {
-	const match = CURRENCY_PATTERN.exec(raw);
-	return match ? currencyOf(match) : undefined;
-}
-
-/** Every currency symbol and code in `raw`, in order. */
+/** Every currency sign of `raw` (codes, symbols, abbreviations beside an amount), in order. */
 export function findCurrencies(raw: string): FoundCurrency[] {
-	return [...raw.matchAll(new RegExp(CURRENCY_PATTERN.source, 'gu'))].map(currencyOf);
+	return findSigns(raw)
+		.sort((a, b) => a.index - b.index)
+		.flatMap((sign) => {
+			const code = isoCodeOf(sign);
+			return code === undefined ? [] : [{ code, text: sign.text }];
+		});
+}
+
+/** The first currency sign of `raw` with an ISO code. */
+export function findCurrency(raw: string): FoundCurrency | undefined {
+	return findCurrencies(raw)[0];
 }
 
 /** An amount of money: the number, plus the currency seen next to it. */

@@ -93,13 +93,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 	});
 
 	it('lists both nodes in the node panel for the words users search for', async () => {
-		await editor.newWorkflow();
-		await editor.openNodePanelForFirstStep();
-		await editor.searchNodePanel('Manual');
-		await editor.pickNode('Manual Trigger');
-		await editor.closeNdv();
-
-		await editor.openNodePanelAfterLastNode();
+		await editor.newWorkflowAfterManualTrigger();
 		for (const query of ['Document Extraction', 'document', 'invoice', 'OCR']) {
 			const listed = await editor.searchNodePanel(query);
 			expect(listed, `node panel search "${query}"`).toEqual(expect.arrayContaining([ACTION_NODE, POLLER_NODE]));
@@ -227,12 +221,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 	});
 
 	it('shows the Poller on the canvas with its four labelled outputs', async () => {
-		await editor.newWorkflow();
-		await editor.openNodePanelForFirstStep();
-		await editor.searchNodePanel('Manual');
-		await editor.pickNode('Manual Trigger');
-		await editor.closeNdv();
-		await editor.openNodePanelAfterLastNode();
+		await editor.newWorkflowAfterManualTrigger();
 		await editor.searchNodePanel(POLLER_NODE);
 		await editor.pickNode(POLLER_NODE);
 		await editor.addPickedNode();
@@ -278,12 +267,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 
 	it('Template → Get Fields lists the picked template\'s fields, one row each, in the output table', async () => {
 		await editor.closeNdv();
-		await editor.newWorkflow();
-		await editor.openNodePanelForFirstStep();
-		await editor.searchNodePanel('Manual');
-		await editor.pickNode('Manual Trigger');
-		await editor.closeNdv();
-		await editor.openNodePanelAfterLastNode();
+		await editor.newWorkflowAfterManualTrigger();
 		await editor.searchNodePanel(ACTION_NODE);
 		await editor.pickNode(ACTION_NODE);
 		const getFields = (await editor.listedActions()).find((action) => /fields of a template/i.test(action));

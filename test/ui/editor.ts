@@ -195,6 +195,16 @@ export class Editor {
 		await this.waitFor(sel.canvasAddFirst);
 	}
 
+	/** A new workflow started by a Manual Trigger, with the node panel open for the next step. */
+	async newWorkflowAfterManualTrigger(): Promise<void> {
+		await this.newWorkflow();
+		await this.openNodePanelForFirstStep();
+		await this.searchNodePanel('Manual');
+		await this.pickNode('Manual Trigger');
+		await this.closeNdv();
+		await this.openNodePanelAfterLastNode();
+	}
+
 	/** Opens a saved workflow (e.g. an imported example) on the canvas. */
 	async openWorkflow(id: string): Promise<void> {
 		await this.page.goto(`${this.url}/workflow/${id}`, { waitUntil: 'networkidle2' });

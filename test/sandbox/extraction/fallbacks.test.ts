@@ -1,24 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { extractData } from './extract';
 import { fallbackValue } from './fallbacks';
+import { confidenceOf, extractText, templateNamed, valueOf } from './test-documents';
 import { toLines } from './text-lines';
-import type { ExtractedData, FieldDefinition, TemplateLike } from './types';
+import type { FieldDefinition } from './types';
 
-const invoice = { ...(READY_MADE_TEMPLATES.find((template) => template.name === 'Invoice') as Omit<TemplateLike, 'scanner_id'>), scanner_id: 'ready-invoice' };
-
-function extract(text: string, language = 'en'): ExtractedData {
-	return extractData(invoice, { kind: 'pdf', pages: 1, text, pageTexts: [text], language }, { fileName: 'x.pdf', fileType: 'pdf' });
-}
-
-function field(data: ExtractedData, name: string) {
-	const found = data.fields.find((candidate) => candidate.name === name);
-	if (!found) throw new Error(`no field ${name}`);
-	return found;
-}
-
-const value = (data: ExtractedData, name: string) => field(data, name).value;
-const confidence = (data: ExtractedData, name: string) => field(data, name).confidence;
+const invoice = templateNamed('Invoice');
+const extract = (text: string, language = 'en') => extractText(invoice, text, { language });
+const value = valueOf;
+const confidence = confidenceOf;
 
 describe('the due date without a label', () => {
 	it('takes the day of a direct debit as the due date when none is labelled', () => {

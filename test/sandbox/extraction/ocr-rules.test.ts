@@ -4,19 +4,11 @@ import { findLabels } from './labels';
 import { normalizeValue } from './normalize';
 import { betterReading, joinSplitAmounts, type OcrPage, type OcrWord } from './ocr';
 import { readTable } from './tables';
+import { LINE_ITEMS } from './test-documents';
 import { toLines } from './text-lines';
 import type { FieldDefinition } from './types';
 
-const items: FieldDefinition = {
-	name: 'line_items',
-	type: 'table',
-	item_fields: [
-		{ name: 'description', type: 'string' },
-		{ name: 'quantity', type: 'number' },
-		{ name: 'unit_price', type: 'currency' },
-		{ name: 'amount', type: 'currency' },
-	],
-} as FieldDefinition;
+const items = LINE_ITEMS;
 
 describe('OCR-tolerant rules (scans and photos)', () => {
 	it('reads a table whose header OCR garbled, printed on two lines, without a description column', () => {

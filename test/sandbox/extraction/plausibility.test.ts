@@ -1,28 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { averageConfidence, extractData } from './extract';
+import { averageConfidence } from './extract';
 import { parseDate } from './normalize';
 import { crossCheckAmounts } from './plausibility';
 import type { ScalarResult } from './scalar-fields';
-import type { ExtractedData, ReadDocument, TemplateLike } from './types';
+import { extractText, fieldOf, templateNamed } from './test-documents';
+import type { ReadDocument, TemplateLike } from './types';
 
-const TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({ ...template, scanner_id: `ready-${index}` }));
-const invoice = TEMPLATES.find((template) => template.name === 'Invoice') as TemplateLike;
-const receipt = TEMPLATES.find((template) => template.name === 'Receipt') as TemplateLike;
-
-function documentOf(text: string, extra: Partial<ReadDocument> = {}): ReadDocument {
-	return { kind: 'png', pages: 1, text, pageTexts: [text], language: 'en', ...extra };
-}
-
-function extract(template: TemplateLike, text: string, extra: Partial<ReadDocument> = {}): ExtractedData {
-	return extractData(template, documentOf(text, extra), { fileName: 'x.png', fileType: 'png' });
-}
-
-function field(data: ExtractedData, name: string) {
-	const found = data.fields.find((candidate) => candidate.name === name);
-	if (!found) throw new Error(`no field ${name}`);
-	return found;
-}
+const invoice = templateNamed('Invoice');
+const receipt = templateNamed('Receipt');
+/** The text as OCR of a photo gives it. */
+const extract = (template: TemplateLike, text: string, extra: Partial<ReadDocument> = {}) => extractText(template, text, { kind: 'png', ...extra });
+const field = fieldOf;
 
 function result(value: number, confidence = 0.9, alternatives: number[] = []): ScalarResult {
 	return {

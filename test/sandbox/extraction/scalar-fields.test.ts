@@ -1,26 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { extractData, termDays } from './extract';
+import { termDays } from './extract';
 import { findLabels } from './labels';
+import { confidenceOf, extractText, templateNamed, valueOf } from './test-documents';
 import { toLines } from './text-lines';
-import type { ExtractedData, FieldDefinition, TemplateLike } from './types';
+import type { FieldDefinition, TemplateLike } from './types';
 
-const TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({ ...template, scanner_id: `ready-${index}` }));
-const invoice = TEMPLATES.find((template) => template.name === 'Invoice') as TemplateLike;
-const receipt = TEMPLATES.find((template) => template.name === 'Receipt') as TemplateLike;
-
-function extract(template: TemplateLike, text: string, language = 'en'): ExtractedData {
-	return extractData(template, { kind: 'pdf', pages: 1, text, pageTexts: [text], language }, { fileName: 'x.pdf', fileType: 'pdf' });
-}
-
-function field(data: ExtractedData, name: string) {
-	const found = data.fields.find((candidate) => candidate.name === name);
-	if (!found) throw new Error(`no field ${name}`);
-	return found;
-}
-
-const value = (data: ExtractedData, name: string) => field(data, name).value;
-const confidence = (data: ExtractedData, name: string) => field(data, name).confidence;
+const invoice = templateNamed('Invoice');
+const receipt = templateNamed('Receipt');
+const extract = (template: TemplateLike, text: string, language = 'en') => extractText(template, text, { language });
+const value = valueOf;
+const confidence = confidenceOf;
 
 describe('the invoice number under another document title', () => {
 	it('reads a statement or receipt number, believed at 0.8, but never an account or customer number', () => {

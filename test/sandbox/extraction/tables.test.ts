@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { leadingCount, readCell, readTable, rowsAddUp } from './tables';
+import { LINE_ITEMS } from './test-documents';
 import { toLines } from './text-lines';
 import type { FieldDefinition } from './types';
 
-const invoiceItems: FieldDefinition = {
-	name: 'line_items',
-	type: 'table',
-	item_fields: [
-		{ name: 'description', type: 'string' },
-		{ name: 'quantity', type: 'number' },
-		{ name: 'unit_price', type: 'currency' },
-		{ name: 'amount', type: 'currency' },
-	],
-};
+const invoiceItems = LINE_ITEMS;
 
 const receiptItems: FieldDefinition = {
 	name: 'items',

@@ -77,10 +77,16 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 
 	// What the user would have seen when a step failed: the first thing to look at.
 	afterEach(async (context) => {
-		if (context.task.result?.state === 'fail') await editor?.shot('FAILED').catch(() => undefined);
+		if (context.task.result?.state === 'fail') {
+			await editor?.shot('FAILED').catch(() => undefined);
+			const stats = sandbox?.stats();
+			if (stats) process.stdout.write(`[ui] sandbox so far: requests ${JSON.stringify(stats.requests)}, responses ${JSON.stringify(stats.responses)}\n`);
+		}
 	});
 
 	afterAll(async () => {
+		const stats = sandbox?.stats();
+		if (stats) process.stdout.write(`[ui] sandbox: requests ${JSON.stringify(stats.requests)}, responses ${JSON.stringify(stats.responses)}\n`);
 		await closeBrowser?.();
 		await server?.stop();
 		await sandbox?.stop();

@@ -382,8 +382,18 @@ export class Editor {
 
 	/** A resource locator's "From list" mode: opens the list, waits for the service's answer, picks `item`. */
 	async pickFromList(parameter: string, item: string): Promise<string[]> {
-		await (await this.waitFor(sel.resourceLocatorInput(parameter))).click();
-		await this.waitForAnyVisible(sel.resourceLocatorItem);
+		for (let attempt = 1; ; attempt++) {
+			await (await this.waitFor(sel.resourceLocatorInput(parameter))).click();
+			try {
+				await this.waitForAnyVisible(sel.resourceLocatorItem);
+				break;
+			} catch (error) {
+				// Now and then n8n 2.x keeps the list's placeholder rows up; a user would open it again.
+				if (attempt === 2) throw error;
+				process.stdout.write(`[ui] the list of "${parameter}" showed nothing in ${STEP_TIMEOUT_MS / 1000} s; opening it again\n`);
+				await this.page.keyboard.press('Escape');
+			}
+		}
 		const offered = await this.texts(sel.resourceLocatorItem);
 		await this.clickByText(sel.resourceLocatorItem, item);
 		await this.waitUntilGone(sel.resourceLocatorItem);

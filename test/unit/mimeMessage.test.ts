@@ -8,7 +8,8 @@ import type Mail from 'nodemailer/lib/mailer';
 import { describe, expect, it } from 'vitest';
 
 import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
-import { decodeEncodedWords, looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile } from '../../nodes/shared/preflight/mimeMessage';
+import { decodeEncodedWords } from '../../nodes/shared/preflight/mime/encodedWords';
+import { looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile } from '../../nodes/shared/preflight/mimeMessage';
 import { minimalPdf } from '../harness/documents';
 import { pngWithText } from '../fixtures/images';
 

@@ -3,7 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { MAX_FILE_BYTES } from '../../../../shared/limits';
 import { judgeAttachment } from '../../../../shared/preflight/attachments';
 import { extensionOf } from '../../../../shared/preflight/fileTypes';
-import { looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile, type MimeSkipped } from '../../../../shared/preflight/mimeMessage';
+import { decodeFile, looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile, type MimeSkipped } from '../../../../shared/preflight/mimeMessage';
 import { readBinaryFile } from './binaryData';
 import { NOT_OPENED, skippedFile, unopenedPackage, type Check, type FileOrigin, type Found, type ReadAgain, type ReadFile } from './reader';
 
@@ -45,8 +45,8 @@ export async function openAttachedEmail(ctx: IExecuteFunctions, i: number, field
 /**
  * What the attached email in `origin`'s field holds, in order: each file decoded and judged (a
  * document or not); a document is checked and let go before the next is decoded. Its upload reads
- * the email again and decodes the same file, proven the same by the check's hash. An email with
- * nothing inside is listed itself.
+ * the email's bytes again and decodes the same file from where the one parse found it, proven the
+ * same by the check's hash. An email with nothing inside is listed itself.
  */
 export async function insideAttachedEmail<Checked>(ctx: IExecuteFunctions, i: number, origin: FileOrigin, email: AttachedEmail, check: Check<Checked>): Promise<Array<Found<Checked>>> {
 	const field = origin.binary_field;
@@ -75,18 +75,17 @@ async function innerFound<Checked>(ctx: IExecuteFunctions, i: number, field: str
 }
 
 /**
- * Reads the email in the field again and decodes the same file. Built from the file's place, name
- * and type only: holding `inner` would hold the whole email (its `decode` reads the email's bytes)
- * until the upload.
+ * Reads the email's bytes in the field again and decodes the same file from the same place, without
+ * parsing the email again (a 4 MB email with many documents cost a parse per document). Built from
+ * the file's place, name and type only: holding `inner` would hold the whole email (its `decode`
+ * reads the email's bytes) until the upload.
  */
-function readAgainFromEmail(ctx: IExecuteFunctions, i: number, field: string, { index, fileName, mimeType }: MimeFile): ReadAgain {
+function readAgainFromEmail(ctx: IExecuteFunctions, i: number, field: string, { body, fileName, mimeType }: MimeFile): ReadAgain {
 	return async () => {
 		const again = await readWholeEmail(ctx, i, field, await readBinaryFile(ctx, i, field));
 		if ('problem' in again) throw new Error(again.problem);
-		const opened = openEmail(again.bytes);
-		const same = opened.ok ? opened.files[index] : undefined;
-		if (!same) throw new Error('the attached email no longer holds the file');
-		return asRead({ fileName, mimeType }, same.decode());
+		if (again.bytes.byteLength < body.end) throw new Error('the attached email no longer holds the file');
+		return asRead({ fileName, mimeType }, decodeFile(again.bytes, body));
 	};
 }
 

@@ -1,0 +1,43 @@
+/** Bytes as header text: the charsets mail software names, and the fallback when it names none or a wrong one. */
+
+export const ENCODER = new TextEncoder();
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/** UTF-8 when the bytes are UTF-8 (RFC 6532), else Latin-1 (old software writes raw 8-bit text). */
+export function utf8OrLatin1(bytes: Uint8Array): string {
+	try {
+		return STRICT_UTF8.decode(bytes);
+	} catch {
+		return latin1(bytes);
+	}
+}
+
+/** One character per byte, in slices: no call gets more arguments than the stack holds. */
+export function latin1(bytes: Uint8Array): string {
+	let text = '';
+	for (let at = 0; at < bytes.byteLength; at += 4096) text += String.fromCharCode.apply(null, Array.from(bytes.subarray(at, at + 4096)));
+	return text;
+}
+
+/** Text in the charset a mail program names; an unknown charset, or UTF-8 that is not, read as `utf8OrLatin1`. */
+export function decodeCharset(bytes: Uint8Array, charset: string | undefined): string {
+	const label = charset?.trim().toLowerCase() ?? '';
+	if (label === '' || label === 'utf-8' || label === 'utf8') return utf8OrLatin1(bytes);
+	let decoder;
+	try {
+		decoder = new TextDecoder(label);
+	} catch {
+		// A charset TextDecoder does not know.
+		return utf8OrLatin1(bytes);
+	}
+	return decoder.decode(bytes);
+}
+
+/** The value of a hexadecimal digit's character code, or -1. */
+export function hexValue(code: number | undefined): number {
+	if (code === undefined) return -1;
+	if (code >= 0x30 && code <= 0x39) return code - 0x30;
+	if (code >= 0x41 && code <= 0x46) return code - 0x37;
+	if (code >= 0x61 && code <= 0x66) return code - 0x57;
+	return -1;
+}

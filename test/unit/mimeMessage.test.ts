@@ -5,11 +5,12 @@
  */
 import MailComposer from 'nodemailer/lib/mail-composer';
 import type Mail from 'nodemailer/lib/mailer';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 
 import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
 import { decodeEncodedWords } from '../../nodes/shared/preflight/mime/encodedWords';
 import { looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile } from '../../nodes/shared/preflight/mimeMessage';
+import { HOSTILE_EMAILS } from '../fixtures/hostileEmails';
 import { minimalPdf } from '../harness/documents';
 import { pngWithText } from '../fixtures/images';
 
@@ -249,44 +250,90 @@ describe('what is taken for an email', () => {
 	});
 });
 
-/** 4 MB hostile messages: each judged in well under a second, in bounded memory. */
+/**
+ * 4 MB hostile messages, each judged (opened, taken for an email or not, every file decoded) with
+ * its exact outcome, in linear time: the median of five judgements under 300 ms on a 2-core
+ * machine (the slowest shape takes about a fifth of that), whatever the shape.
+ */
 describe('hostile messages', () => {
 	const FOUR_MB = 4 * 1024 * 1024;
 	const fill = (head: string, unit: string, tail = '') => Buffer.from(head + unit.repeat(Math.floor((FOUR_MB - head.length - tail.length) / unit.length)) + tail, 'latin1');
-	const timed = (bytes: Buffer) => {
-		const started = performance.now();
-		const email = openEmail(bytes);
-		const looks = looksLikeEmail(bytes);
-		return { email, looks, ms: performance.now() - started };
-	};
-	// Measured on a 2-core build machine: 1-90 ms each (the quoted-printable and boundary scans are the slowest).
-	const times: Record<string, number> = {};
+	const TOO_LONG = { reason: "its headers run over 4,000 lines or 256 KB, which no email's do" };
+	const PART_CAP = { fileName: null, reason: 'the attached email has more than 100 parts: the rest were not read' };
+	const times: Array<[string, number]> = [];
+	// The figures, printed: on a loaded machine the budget may hold while the margin shrinks.
+	afterAll(() => process.stdout.write(`hostile 4 MB emails, median of 5 judgements:\n${times.map(([name, ms]) => `${ms.toFixed(1).padStart(7)} ms  ${name}\n`).join('')}`));
 
-	it.each([
-		['millions of header lines', fill('From: a@b.example\r\n', 'X-A: b\n'), /headers run over/],
-		['one 4 MB header line', fill('Subject: ', 'a'), /headers run over/],
-		['a 4 MB folded header', fill('Subject: x\r\n', ' a\r\n'), /headers run over/],
-		['4 MB of empty lines after a header', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '\r\n'), null],
-		['a multipart with no closing boundary, one 4 MB part', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n', 'QUJD'), null],
-		['4 MB of boundary prefixes on one line', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '--b-'), null],
-		['4 MB of boundary lines (part cap)', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '--b\r\nContent-Type: application/pdf\r\n\r\nx\r\n'), null],
-		['4 MB of nested multiparts', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n', '--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n'), null],
-		['4 MB of parameters', fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b', '; a="x"', '\r\n\r\n--b--'), null],
-		['a 200 KB subject of broken encoded words', fill('MIME-Version: 1.0\r\nSubject: ', '=?a?B?', '\r\n\r\n').subarray(0, 200_000 + 30), null],
-		['4 MB of quoted-printable equals signs', fill('MIME-Version: 1.0\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n', '=\r'), null],
-	])('%s', (name, bytes, problem) => {
-		const { email, ms } = timed(bytes);
-		if (email.ok) {
-			// Every file decodes in bounded time and memory too.
+	/** `count` PDFs of 8 bytes named `name(n)`, as outcome() lists them. */
+	const pdfs = (count: number, name: (n: number) => string | null = () => null) => Array.from({ length: count }, (_, n) => [name(n), 'application/pdf', 8]);
+
+	/** What openEmail made of the bytes: why not, or the subject, each file (name, type, decoded size) and what was skipped. */
+	function judged(bytes: Buffer) {
+		const email = openEmail(bytes);
+		looksLikeEmail(bytes);
+		if (!email.ok) return { reason: email.reason };
+		const files = email.files.map((file) => {
+			const { bytes: decoded, size } = file.decode();
+			return [file.fileName, file.mimeType, size ?? decoded.byteLength];
+		});
+		return { subject: email.subject, files, skipped: email.skipped };
+	}
+
+	const head = 'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n';
+	const base64Head = 'MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n--b\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: base64\r\n\r\n';
+	const qpHead = 'MIME-Version: 1.0\r\nContent-Type: application/pdf\r\nContent-Transfer-Encoding: quoted-printable\r\n\r\n';
+	const brokenWords = '=?a?B?'.repeat(33_000);
+	const expected: Record<string, unknown> = {
+		'millions of header lines': TOO_LONG,
+		'one 4 MB header line': TOO_LONG,
+		'a 4 MB folded header': TOO_LONG,
+		'4 MB of parameters': TOO_LONG,
+		'4 MB of empty lines after a header': { subject: null, files: [], skipped: [] },
+		'a multipart with no closing boundary, one 4 MB part': { subject: null, files: [[null, 'application/pdf', 3 * Math.floor((FOUR_MB - base64Head.length) / 4)]], skipped: [] },
+		'4 MB of boundary prefixes on one line': { subject: null, files: [], skipped: [] },
+		'4 MB of boundary lines (part cap)': { subject: null, files: pdfs(99).map(([name, type]) => [name, type, 1]), skipped: [PART_CAP] },
+		'4 MB of nested multiparts': { subject: null, files: [], skipped: [PART_CAP] },
+		'a 200 KB subject of broken encoded words': { subject: ` ${brokenWords}`.slice(0, MIME_LIMITS.textChars).trim(), files: [], skipped: [] },
+		'4 MB of quoted-printable equals signs': { subject: null, files: [[null, 'application/pdf', 2 * Math.floor((FOUR_MB - qpHead.length) / 2)]], skipped: [] },
+		[HOSTILE_EMAILS[0].name]: { subject: 'hostile', files: pdfs(17), skipped: [] },
+		[HOSTILE_EMAILS[1].name]: { subject: 'hostile', files: pdfs(17), skipped: [] },
+		[HOSTILE_EMAILS[2].name]: { subject: 'hostile', files: pdfs(20), skipped: [] },
+		[HOSTILE_EMAILS[3].name]: { subject: 'hostile', files: pdfs(17), skipped: [] },
+		[HOSTILE_EMAILS[4].name]: { subject: 'hostile', files: pdfs(99, (n) => `${n}.pdf`), skipped: [PART_CAP] },
+		[HOSTILE_EMAILS[5].name]: { subject: 'hostile', files: [], skipped: [{ fileName: null, reason: 'parts nested more than 8 deep: they were not read' }] },
+		[HOSTILE_EMAILS[6].name]: { subject: 'hostile', files: pdfs(17, (n) => `${n}.pdf`), skipped: [] },
+		[HOSTILE_EMAILS[7].name]: { subject: 'hostile', files: [['big.pdf', 'application/pdf', 3 * (FOUR_MB / 4)]], skipped: [] },
+		[HOSTILE_EMAILS[8].name]: { subject: 'hostile', files: [], skipped: [] },
+		[HOSTILE_EMAILS[9].name]: { subject: 'hostile', files: [], skipped: [] },
+		[HOSTILE_EMAILS[10].name]: { subject: null, files: [[null, 'application/pdf', FOUR_MB]], skipped: [] },
+	};
+
+	const cases: Array<[string, () => Buffer]> = [
+		['millions of header lines', () => fill('From: a@b.example\r\n', 'X-A: b\n')],
+		['one 4 MB header line', () => fill('Subject: ', 'a')],
+		['a 4 MB folded header', () => fill('Subject: x\r\n', ' a\r\n')],
+		['4 MB of parameters', () => fill('MIME-Version: 1.0\r\nContent-Type: multipart/mixed; boundary=b', '; a="x"', '\r\n\r\n--b--')],
+		['4 MB of empty lines after a header', () => fill(head, '\r\n')],
+		['a multipart with no closing boundary, one 4 MB part', () => fill(base64Head, 'QUJD')],
+		['4 MB of boundary prefixes on one line', () => fill(head, '--b-')],
+		['4 MB of boundary lines (part cap)', () => fill(head, '--b\r\nContent-Type: application/pdf\r\n\r\nx\r\n')],
+		['4 MB of nested multiparts', () => fill(head, '--b\r\nContent-Type: multipart/mixed; boundary=b\r\n\r\n')],
+		['a 200 KB subject of broken encoded words', () => Buffer.from(`MIME-Version: 1.0\r\nSubject: ${brokenWords}\r\n\r\n`)],
+		['4 MB of quoted-printable equals signs', () => fill(qpHead, '=\r')],
+		...HOSTILE_EMAILS.map(({ name, bytes }): [string, () => Buffer] => [name, bytes]),
+	];
+
+	it.each(cases)('%s', (name, bytes) => {
+		const email = bytes();
+		const runs = Array.from({ length: 5 }, () => {
 			const started = performance.now();
-			for (const file of email.files) expect(file.decode().bytes.byteLength).toBeLessThanOrEqual(MAX_FILE_BYTES);
-			times[name] = ms + performance.now() - started;
-			expect(email.files.length + email.skipped.length).toBeLessThanOrEqual(MIME_LIMITS.parts + 1);
-		} else {
-			times[name] = ms;
-			expect(email.reason).toMatch(problem ?? /./);
-		}
-		if (problem) expect(email.ok).toBe(false);
-		expect(times[name]).toBeLessThan(500);
+			const outcome = judged(email);
+			return { outcome, ms: performance.now() - started };
+		});
+		const median = runs.map((run) => run.ms).sort((a, b) => a - b)[2];
+		times.push([name, median]);
+
+		expect(runs[0].outcome).toEqual(expected[name]);
+		expect(median).toBeLessThan(300);
 	});
 });

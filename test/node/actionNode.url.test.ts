@@ -17,7 +17,7 @@ import { Readable } from 'node:stream';
 
 import nock, { disableNetConnect, enableNetConnect } from 'nock';
 import requestHelpers from 'n8n-core/dist/execution-engine/node-execution-context/utils/request-helpers/factory';
-import type { INodeParameters } from 'n8n-workflow';
+import type { IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
@@ -28,25 +28,27 @@ import { BASE, answer, credential, doneResult, multipartParts, resultId, runActi
 useNock();
 
 const FILES = 'https://files.example.test';
-/** Where files.example.test resolves to (checked; its https requests then go by name). */
+/** Where files.example.test resolves to (checked; its requests then go to that address). */
 const FILES_ADDRESS = '93.184.216.34';
 
-/** The test names and the addresses they resolve to; each lookup is counted. */
-const DNS: Record<string, string[]> = {
+/** The test names and the addresses they resolve to (or the answer to each lookup in turn); each lookup is counted. */
+const DNS: Record<string, string[] | (() => string[])> = {
 	'files.example.test': [FILES_ADDRESS],
 	'cdn.example.test': ['93.184.216.35'],
 	'cdn.example.org': ['93.184.216.35'],
 	'intranet.example.test': ['10.0.0.5'],
 	'mixed.example.test': ['93.184.216.37', '192.168.1.9'],
 	'v6.example.test': ['2606:4700::1111'],
+	'metadata-alias.example.test': ['169.254.169.254'],
 };
 const lookups: string[] = [];
 const realLookup = dns.lookup;
 
 beforeAll(() => {
 	vi.spyOn(dns, 'lookup').mockImplementation(((host: string, options: unknown, callback: (error: Error | null, found: LookupAddress[] | string, family?: number) => void) => {
-		const addresses = DNS[host];
-		if (!addresses) return (realLookup as (...args: unknown[]) => void)(host, options, callback);
+		const answer = DNS[host];
+		if (!answer) return (realLookup as (...args: unknown[]) => void)(host, options, callback);
+		const addresses = typeof answer === 'function' ? answer() : answer;
 		lookups.push(host);
 		const found = addresses.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
 		if ((options as { all?: boolean }).all) callback(null, found);
@@ -56,8 +58,8 @@ beforeAll(() => {
 afterAll(() => vi.restoreAllMocks());
 beforeEach(() => (lookups.length = 0));
 
-/** The file host. Its name is looked up and checked first; an https request then goes by name. */
-const files = () => nock(FILES);
+/** The file host. Its name is looked up and checked first; the request then goes to the checked address, asked for by name. */
+const files = () => nock(`https://${FILES_ADDRESS}`).matchHeader('host', 'files.example.test');
 
 const byUrl = (fileUrl: string, parameters: INodeParameters = {}): INodeParameters => ({
 	resource: 'document',
@@ -172,6 +174,33 @@ describe('a document by URL', () => {
 		expect(outputs[0].map((item) => item.json.error ?? item.json.invoice_number)).toEqual([expect.stringMatching(/HTTP 404/), 'INV-1']);
 	});
 });
+
+/**
+ * n8n's request helpers as the node gets them, changed by `change` (another n8n version, or what a
+ * connection reached); undone after the test.
+ */
+function changeHelpers(change: (helpers: Partial<ReturnType<typeof requestHelpers.getRequestHelperFunctions>>) => void): void {
+	const original = requestHelpers.getRequestHelperFunctions;
+	vi.spyOn(requestHelpers, 'getRequestHelperFunctions').mockImplementation((...args) => {
+		const helpers: Partial<ReturnType<typeof original>> = original(...args);
+		change(helpers);
+		return helpers as ReturnType<typeof original>;
+	});
+}
+afterEach(() => vi.mocked(requestHelpers.getRequestHelperFunctions).mockRestore?.());
+
+/** Every request the node hands n8n's HTTP helper, as it hands it. */
+function recordRequests(): IHttpRequestOptions[] {
+	const sent: IHttpRequestOptions[] = [];
+	changeHelpers((helpers) => {
+		const httpRequest = helpers.httpRequest!;
+		helpers.httpRequest = async (options) => {
+			sent.push(options);
+			return await httpRequest(options);
+		};
+	});
+	return sent;
+}
 
 /** A server on this machine (IPv4 and IPv6 loopback) standing for n8n's own network. */
 function useLocalServer() {
@@ -327,24 +356,31 @@ describe('redirects are followed one by one, each checked like the link', () => 
 describe('the connection goes to the address that was checked', () => {
 	const local = useLocalServer();
 
-	it('a name is resolved once per hop: a second answer pointing at this machine (DNS rebinding) is never used', async () => {
-		const answers = [['93.184.216.36'], ['127.0.0.1']];
-		DNS['rebind.example.test'] = answers[0];
-		nock(`http://93.184.216.36:${local.port}`)
-			.matchHeader('host', `rebind.example.test:${local.port}`)
-			.get('/file.pdf')
-			.reply(() => {
-				DNS['rebind.example.test'] = answers[1];
-				return [200, local.pdf];
-			});
+	/**
+	 * A name whose first answer is public and every later one this machine (DNS rebinding). The
+	 * node checks the first answer; were the connection to look the name up again, it would reach
+	 * the local server. nock answers only at the checked address (asked for by the name), and lets
+	 * a connection by name through to the real resolver and the network, so that reaching this
+	 * machine is what a second lookup would do.
+	 */
+	function rebinding(host: string) {
+		let answered = 0;
+		DNS[host] = () => (answered++ === 0 ? ['93.184.216.36'] : ['127.0.0.1']);
+		enableNetConnect((target: string) => new RegExp(`^(127\\.0\\.0\\.1|::1|\\[::1\\]|localhost|${host.replace(/\./g, '\\.')})(:\\d+)?$`).test(target));
+		return { lookups: () => answered, done: () => delete DNS[host] };
+	}
+
+	it.each(['http', 'https'])('%s: a name is resolved once per hop: a second answer pointing at this machine (DNS rebinding) is never used', async (scheme) => {
+		const dnsAnswers = rebinding('rebind.example.test');
+		nock(`${scheme}://93.184.216.36:${local.port}`).matchHeader('host', `rebind.example.test:${local.port}`).get('/file.pdf').reply(200, local.pdf);
 		uploadsAnswered();
 
-		const { error } = await runAction(byUrl(`http://rebind.example.test:${local.port}/file.pdf`), [{ json: {} }]);
+		const { error } = await runAction(byUrl(`${scheme}://rebind.example.test:${local.port}/file.pdf`), [{ json: {} }]);
 
 		expect(error).toBeUndefined();
-		expect(lookups).toEqual(['rebind.example.test']);
+		expect(dnsAnswers.lookups()).toBe(1);
 		expect(local.hits).toEqual([]);
-		delete DNS['rebind.example.test'];
+		dnsAnswers.done();
 	});
 
 	it('over plain http, a name with only IPv6 addresses is reached at its checked IPv6 address, asked for by name', async () => {
@@ -357,14 +393,28 @@ describe('the connection goes to the address that was checked', () => {
 		expect(lookups).toEqual(['v6.example.test']);
 	});
 
-	it('over https, the name is checked, then asked by name (its certificate binds the connection to it)', async () => {
+	it('over https, the checked address is asked, the name its Host header and TLS server name (the certificate is checked against the name)', async () => {
 		files().get('/file.pdf').reply(200, Buffer.from(await minimalPdf()));
 		uploadsAnswered();
+		const sent = recordRequests();
 
 		const { error } = await runAction(byUrl(`${FILES}/file.pdf`), [{ json: {} }]);
 
 		expect(error).toBeUndefined();
 		expect(lookups).toEqual(['files.example.test']);
+		const download = sent.find((options) => options.url.includes(FILES_ADDRESS));
+		expect(download).toMatchObject({ url: `https://${FILES_ADDRESS}/file.pdf`, headers: { host: 'files.example.test' }, agentOptions: { servername: 'files.example.test' } });
+	});
+
+	it('over https, an n8n that does not pass the server name on (the certificate fails for the address) is asked again by name', async () => {
+		files().get('/file.pdf').replyWithError(Object.assign(new Error("Hostname/IP does not match certificate's altnames"), { code: 'ERR_TLS_CERT_ALTNAME_INVALID' }));
+		nock(FILES).get('/file.pdf').reply(200, Buffer.from(await minimalPdf()));
+		const { uploads } = uploadsAnswered();
+
+		const { error } = await runAction(byUrl(`${FILES}/file.pdf`), [{ json: {} }]);
+
+		expect(error).toBeUndefined();
+		expect(uploads).toHaveLength(1);
 	});
 
 	it('a network error says "could not be reached", never the socket\'s words with address and port', async () => {
@@ -405,12 +455,21 @@ describe('Options → Allow Private Network Addresses', () => {
 		expect(local.hits).toEqual(['/invoice.pdf']);
 	});
 
-	it.each(['http://169.254.169.254/latest/meta-data/', 'http://metadata.google.internal/', 'http://0.0.0.0/', 'http://224.0.0.1/', 'http://192.0.2.1/'])('on: %s is still refused', async (link) => {
+	it.each([
+		'http://169.254.169.254/latest/meta-data/',
+		'http://metadata.google.internal/',
+		'http://0.0.0.0/',
+		'http://224.0.0.1/',
+		'http://192.0.2.1/',
+		'http://[fd20:ce::254]/',
+		'http://100.100.100.200/latest/meta-data/',
+		'http://metadata-alias.example.test/latest/meta-data/',
+	])('on: %s is still refused', async (link) => {
 		const reached = nock(new URL(link).origin).persist().get(/.*/).reply(200, 'secret');
 
 		const { error } = await runAction(byUrl(link, allowPrivate), [{ json: {} }]);
 
-		expect(error?.message).toMatch(/^Item 1: The file was not downloaded: .* is (the|an|a) /);
+		expect(error?.message).toMatch(/^Item 1: The file was not downloaded: .* (is|resolves to) (the|an|a) /);
 		expect((error as { description?: string }).description).toMatch(/^No document is served from such an address/);
 		expect(reached.isDone()).toBe(false);
 	});
@@ -441,7 +500,7 @@ describe('Options → Allowed Hosts', () => {
 
 	it('listed hosts (and *.example.org\'s subdomains) are followed from one to the next', async () => {
 		files().get('/file.pdf').reply(302, '', { Location: 'https://cdn.example.org/file.pdf' });
-		nock('https://cdn.example.org').get('/file.pdf').reply(200, Buffer.from(await minimalPdf()));
+		nock('https://93.184.216.35').matchHeader('host', 'cdn.example.org').get('/file.pdf').reply(200, Buffer.from(await minimalPdf()));
 		uploadsAnswered();
 
 		const { error } = await runAction(byUrl(`${FILES}/file.pdf`, { options: { allowedHosts: 'Files.Example.Test, *.example.org' } }), [{ json: {} }]);
@@ -500,15 +559,23 @@ describe('what a link carries (a token, a password) appears nowhere in outputs a
 });
 
 describe('on n8n versions that give a node no resolver (n8n 1.x: no getSecureEgressFilter)', () => {
-	beforeEach(() => {
-		const original = requestHelpers.getRequestHelperFunctions;
-		vi.spyOn(requestHelpers, 'getRequestHelperFunctions').mockImplementation((...args) => {
-			const helpers: Partial<ReturnType<typeof original>> = original(...args);
+	/** The address a connection to each host reached, as its socket reports it (nock's report none). */
+	const connected: Record<string, string> = {};
+	beforeEach(() =>
+		changeHelpers((helpers) => {
 			delete helpers.getSecureEgressFilter;
-			return helpers as ReturnType<typeof original>;
-		});
+			const httpRequest = helpers.httpRequest!;
+			helpers.httpRequest = async (options) => {
+				const response = (await httpRequest(options)) as { body: { socket?: object | null } };
+				const address = connected[new URL(options.url).hostname];
+				if (address) Object.defineProperty(response.body, 'socket', { value: { ...response.body.socket, remoteAddress: address } });
+				return response;
+			};
+		}),
+	);
+	afterEach(() => {
+		for (const host of Object.keys(connected)) delete connected[host];
 	});
-	afterEach(() => vi.mocked(requestHelpers.getRequestHelperFunctions).mockRestore());
 
 	it('a link by host name is refused, saying why and what to do; nothing is asked', async () => {
 		const reached = nock(FILES).persist().get(/.*/).reply(200, 'file');
@@ -540,5 +607,44 @@ describe('on n8n versions that give a node no resolver (n8n 1.x: no getSecureEgr
 		const { error } = await runAction(byUrl(`https://${FILES_ADDRESS}/file.pdf`), [{ json: {} }]);
 
 		expect(error).toBeUndefined();
+	});
+	it.each([
+		['Allowed Hosts', { allowedHosts: 'files.example.test' }],
+		['Allow Private Network Addresses', { allowPrivateNetworkAddresses: true }],
+	])('with %s, a name whose connection reached the cloud metadata service: its answer is dropped unread, nothing uploaded', async (_option, options) => {
+		nock(FILES).get('/latest/meta-data/iam/security-credentials/').reply(200, 'AccessKeyId=AKIA-SECRET');
+		connected['files.example.test'] = '169.254.169.254';
+		const unexpected = trapAllRequests();
+
+		const result = await runAction(byUrl(`${FILES}/latest/meta-data/iam/security-credentials/`, { options }), [{ json: {} }]);
+
+		expect(result.error?.message).toBe(
+			'Item 1: The file was not downloaded: files.example.test led to the cloud metadata address (https://files.example.test/latest/meta-data/iam/security-credentials/)',
+		);
+		expect(everything(result)).not.toContain('SECRET');
+		expect(unexpected).toEqual([]);
+	});
+
+	it('at a redirect too: a listed name that led to the metadata service (in IPv4-mapped form) is refused at that hop', async () => {
+		nock(FILES).get('/file.pdf').reply(302, '', { Location: 'http://cdn.example.test/latest/meta-data/' });
+		nock('http://cdn.example.test').get('/latest/meta-data/').reply(200, 'AccessKeyId=AKIA-SECRET');
+		connected['files.example.test'] = FILES_ADDRESS;
+		connected['cdn.example.test'] = '::ffff:169.254.169.254';
+
+		const result = await runAction(byUrl(`${FILES}/file.pdf`, { options: { allowedHosts: '*.example.test' } }), [{ json: {} }]);
+
+		expect(result.error?.message).toMatch(/^Item 1: The file was not downloaded: cdn\.example\.test led to the cloud metadata address/);
+		expect(everything(result)).not.toContain('SECRET');
+	});
+
+	it('a listed name whose connection reached a public address is downloaded and extracted', async () => {
+		nock(FILES).get('/file.pdf').reply(200, Buffer.from(await minimalPdf()));
+		connected['files.example.test'] = FILES_ADDRESS;
+		const { uploads } = uploadsAnswered();
+
+		const { error } = await runAction(byUrl(`${FILES}/file.pdf`, { options: { allowedHosts: 'files.example.test' } }), [{ json: {} }]);
+
+		expect(error).toBeUndefined();
+		expect(uploads).toHaveLength(1);
 	});
 });

@@ -14,6 +14,8 @@ export interface AddressClass {
 	label: string;
 	/** Part of the user's own network: fetched when "Allow Private Network Addresses" is on. */
 	ownNetwork: boolean;
+	/** The cloud metadata service: refused whatever the options, also where only the connection shows it. */
+	metadata?: true;
 }
 
 export interface HostCheck {
@@ -27,17 +29,19 @@ const own = (label: string): AddressClass => ({ label, ownNetwork: true });
 const never = (label: string): AddressClass => ({ label, ownNetwork: false });
 
 /** Never a document: the service that hands out the machine's cloud credentials. */
-const METADATA = never('the cloud metadata address');
+const METADATA: AddressClass = { ...never('the cloud metadata address'), metadata: true };
 const LOOPBACK_NAME = own('a loopback address');
 
 /** Checked in order, the first match wins (a single address before the range around it). */
 const IPV4 = ranges([
-	// AWS, GCP, Azure, Oracle, DigitalOcean, OpenStack; AWS ECS and EKS credentials; Alibaba; Oracle's old one.
+	// AWS, GCP, Azure, Oracle, DigitalOcean, OpenStack; AWS ECS and EKS credentials; Alibaba; Oracle's
+	// old one; Azure's WireServer (a public address, reachable from every Azure VM).
 	['169.254.169.254/32', METADATA],
 	['169.254.170.2/32', METADATA],
 	['169.254.170.23/32', METADATA],
 	['100.100.100.200/32', METADATA],
 	['192.0.0.192/32', METADATA],
+	['168.63.129.16/32', METADATA],
 	['0.0.0.0/8', never('an unspecified address (0.0.0.0/8)')],
 	['10.0.0.0/8', own('a private network address (10.0.0.0/8)')],
 	['100.64.0.0/10', own('a carrier-grade NAT address (100.64.0.0/10)')],
@@ -66,6 +70,8 @@ const IPV6_WRAPPING_IPV4 = ranges<[string, (ip: bigint) => number]>([
 const IPV6 = ranges([
 	['fd00:ec2::254/128', METADATA],
 	['fd00:ec2::23/128', METADATA],
+	// GCP's IPv6 metadata server.
+	['fd20:ce::254/128', METADATA],
 	['::/128', never('an unspecified address (::)')],
 	['::1/128', own('a loopback address (::1)')],
 	['64:ff9b:1::/48', own('a private network address (64:ff9b:1::/48)')],
@@ -97,6 +103,14 @@ export function checkHost(host: string): HostCheck {
 	const name = bare.toLowerCase().replace(/\.$/, '');
 	if (name === 'localhost' || name.endsWith('.localhost')) return { address: false, refused: LOOPBACK_NAME };
 	return { address: false, refused: METADATA_NAMES.has(name) ? METADATA : undefined };
+}
+
+/**
+ * Whether an address is the cloud metadata service's, in any form (IPv4-mapped included): what is
+ * checked on the connection itself where the node could not resolve the name first (n8n 1.x).
+ */
+export function isCloudMetadataAddress(address: string): boolean {
+	return checkHost(address).refused?.metadata === true;
 }
 
 /**

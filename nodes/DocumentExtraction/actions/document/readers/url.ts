@@ -4,18 +4,30 @@ import { itemError } from '../../../../shared/items/itemError';
 import { readBoolean } from '../../../../shared/items/parameters';
 import { parseAllowedHosts } from '../../../../shared/preflight/addresses';
 import { downloadFile, shownUrl, type LinkRules } from './download';
-import { firstRead, textParameter, type DocumentReader } from './reader';
+import { keepDownload } from './download/stored';
+import { textParameter, type DocumentReader, type FirstRead } from './reader';
 
 /**
  * Document Source "URL": the file at File URL, downloaded without the credential (download.ts),
- * the item's only document. Its bytes are kept for the upload: a link is not fetched twice.
+ * the item's only document. A link is not fetched twice: the file is kept in n8n's binary data,
+ * not in memory, until its upload reads it again (download/stored.ts).
  */
 export function urlReader(ctx: IExecuteFunctions, i: number): DocumentReader {
 	const address = textParameter(ctx, 'fileUrl', i, '');
 	// A wrong Allowed Hosts fails the item itself, before anything is fetched.
 	const rules = readLinkRules(ctx, i);
 	const origin = { file_url: shownUrl(address) };
-	return { read: async (check) => [{ document: await check({ origin, read: await firstRead(async () => await downloadFile(ctx, i, address, rules)) }) }] };
+	return { read: async (check) => [{ document: await check({ origin, read: await downloaded(ctx, i, address, rules) }) }] };
+}
+
+/** The download, stored for its upload; a failure is the document's. */
+async function downloaded(ctx: IExecuteFunctions, i: number, address: string, rules: LinkRules): Promise<FirstRead> {
+	try {
+		const file = await downloadFile(ctx, i, address, rules);
+		return { file, readAgain: await keepDownload(ctx, file) };
+	} catch (error) {
+		return { error };
+	}
 }
 
 /** Options → Allow Private Network Addresses and Allowed Hosts (see download.ts). */

@@ -109,10 +109,10 @@ async function uploadEach(ctx: IExecuteFunctions, sink: ItemSink, planned: Plann
 }
 
 /**
- * The plan taken off its list one upload at a time, not looped over, for memory: a downloaded
- * file's bytes live in its plan until its upload (a link is not fetched twice), and a file read
- * again for its upload is held only while it is sent. Consumed, a document is held by nothing once
- * uploaded, so one file at a time is in memory, not every download of the run.
+ * The plan taken off its list one upload at a time, not looped over, for memory: a file read again
+ * for its upload (a download from n8n's binary data, where it waited: readers/download/stored.ts)
+ * is held only while it is sent. Consumed, a document is held by nothing once uploaded, so one
+ * file at a time is in memory, not every file of the run.
  */
 function* consumedInTurn(planned: PlannedUpload[]): Generator<PlannedUpload> {
 	for (let next = planned.shift(); next; next = planned.shift()) yield next;

@@ -31,7 +31,7 @@ export interface PlannedUpload {
 	settings: ItemSettings;
 	/** What "Include Input Binary" passes through on its items. */
 	binary?: IBinaryKeyData;
-	/** Its verdict, not its bytes: those are read again for the upload (a download's are kept). */
+	/** Its verdict, not its bytes: those are read again for the upload (a download's from n8n's binary data). */
 	file: CheckedFile;
 }
 

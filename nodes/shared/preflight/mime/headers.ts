@@ -1,6 +1,6 @@
 import { formatCount } from '../../limits';
 import { MIME_LIMITS } from './limits';
-import { latin1, utf8OrLatin1 } from './text';
+import { utf8OrLatin1 } from './text';
 
 /** Header blocks (RFC 5322 2.2), read line by line with native searches and capped in lines and bytes. */
 
@@ -32,10 +32,11 @@ export function readHeaderBlock(email: Uint8Array, start: number, end: number, s
 	const bytes = email.subarray(0, end);
 	const headers = new Map<string, string>();
 	let count = 0;
-	let current: { name: string; value: string } | undefined;
+	// The header being read: its name and where its lines' text lies, decoded once when it ends.
+	let current: { name: string; segments: number[] } | undefined;
 	let inHeader = false;
 	const keep = () => {
-		if (current && !headers.has(current.name)) headers.set(current.name, current.value);
+		if (current && !headers.has(current.name)) headers.set(current.name, joinedText(bytes, current.segments));
 		current = undefined;
 	};
 	let pos = start;
@@ -52,7 +53,7 @@ export function readHeaderBlock(email: Uint8Array, start: number, end: number, s
 		const first = bytes[pos];
 		if (first === 0x20 || first === 0x09) {
 			// A folded line continues the header before it (RFC 5322 2.2.3).
-			if (current) current.value += utf8OrLatin1(bytes.subarray(pos, lineEnd));
+			if (current) current.segments.push(pos, lineEnd);
 			else if (!inHeader && strict) return { problem: NOT_HEADERS };
 		} else {
 			const colon = headerNameEnd(bytes, pos, lineEnd);
@@ -64,13 +65,38 @@ export function readHeaderBlock(email: Uint8Array, start: number, end: number, s
 			keep();
 			count++;
 			inHeader = true;
-			const name = latin1(bytes.subarray(pos, colon)).trim().toLowerCase();
-			current = KEPT_HEADERS.has(name) ? { name, value: utf8OrLatin1(bytes.subarray(colon + 1, lineEnd)) } : undefined;
+			const name = headerName(bytes, pos, colon);
+			// Only the first of a header given twice is kept: the others are not decoded either.
+			current = KEPT_HEADERS.has(name) && !headers.has(name) ? { name, segments: [colon + 1, lineEnd] } : undefined;
 		}
 		pos = next;
 	}
 	keep();
 	return { headers, count, ended: false, bodyStart: end };
+}
+
+/** A header name, lower case: printable ASCII (headerNameEnd), "Name : value" written with spaces. */
+function headerName(bytes: Uint8Array, start: number, end: number): string {
+	let name = '';
+	for (let at = start; at < end; at++) {
+		const byte = bytes[at];
+		name += String.fromCharCode(byte >= 0x41 && byte <= 0x5a ? byte + 0x20 : byte);
+	}
+	return name.trim();
+}
+
+/** A header's text: its lines' text (`segments`, start and end pairs) joined and decoded once. */
+function joinedText(bytes: Uint8Array, segments: number[]): string {
+	if (segments.length === 2) return utf8OrLatin1(bytes.subarray(segments[0], segments[1]));
+	let length = 0;
+	for (let n = 0; n < segments.length; n += 2) length += segments[n + 1] - segments[n];
+	const joined = new Uint8Array(length);
+	let at = 0;
+	for (let n = 0; n < segments.length; n += 2) {
+		joined.set(bytes.subarray(segments[n], segments[n + 1]), at);
+		at += segments[n + 1] - segments[n];
+	}
+	return utf8OrLatin1(joined);
 }
 
 function startsWithFromLine(bytes: Uint8Array, pos: number): boolean {

@@ -112,6 +112,20 @@ describe('a document by URL', () => {
 	});
 
 	it.each([
+		['in RFC 2231 sections, out of order', "attachment; filename*1*=ller%20M%C3%A4rz.pdf; filename*0*=UTF-8''Rechnung%20M%C3%BC", 'Rechnung Müller März.pdf'],
+		['in RFC 2231 form beside a plain fallback', "attachment; filename=\"Rechnung.pdf\"; filename*=utf-8''Rechnung%20%E2%84%96%207.pdf", 'Rechnung № 7.pdf'],
+		['as RFC 2047 encoded words', 'attachment; filename="=?UTF-8?B?UmVjaG51bmcgTcO8bGxlci5wZGY=?="', 'Rechnung Müller.pdf'],
+	])('reads the server\'s file name %s, as an attached email\'s part is read', async (_case, disposition, name) => {
+		files().get('/download/9').reply(200, Buffer.from(await minimalPdf()), { 'content-type': 'application/pdf', 'content-disposition': disposition });
+		const { uploads } = uploadsAnswered();
+
+		const { error } = await runAction(byUrl(`${FILES}/download/9`), [{ json: {} }]);
+
+		expect(error).toBeUndefined();
+		expect(multipartParts(uploads[0])[0].filename).toBe(name);
+	});
+
+	it.each([
 		['a 404', () => files().get('/gone.pdf').query(true).reply(404, 'Not Found'), '/gone.pdf', /^Item 1: Downloading the file answered HTTP 404 \(not found\) \(https:\/\/files\.example\.test\/gone\.pdf\)$/],
 		[
 			'an HTML page (a viewer or sign-in page)',

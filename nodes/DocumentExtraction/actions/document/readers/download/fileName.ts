@@ -1,16 +1,18 @@
-/** The server's file name (Content-Disposition), else the last part of the path, else none. */
+import { fileNameFromDisposition } from '../../../../../shared/preflight/mime/parameters';
+
+/**
+ * The server's file name (Content-Disposition, read by the package's one RFC 2231 reader, as an
+ * attached email's parts are), else the last part of the link's path, else none.
+ */
 export function fileNameOf(disposition: string | undefined, url: URL): string | undefined {
-	const encoded = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(disposition ?? '')?.[1];
-	const plain = /filename\s*=\s*"?([^";]+)"?/.exec(disposition ?? '')?.[1];
+	const fromServer = fileNameFromDisposition(disposition);
+	if (fromServer) return fromServer;
 	const fromPath = url.pathname.split('/').pop();
-	for (const candidate of [encoded, plain, fromPath]) {
-		if (!candidate) continue;
-		try {
-			const name = decodeURIComponent(candidate).trim();
-			if (name) return name;
-		} catch {
-			// A malformed escape: try the next candidate.
-		}
+	if (!fromPath) return undefined;
+	try {
+		return decodeURIComponent(fromPath).trim() || undefined;
+	} catch {
+		// A malformed escape: no name.
+		return undefined;
 	}
-	return undefined;
 }

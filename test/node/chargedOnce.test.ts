@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture } from '../fixtures';
 import { binaryItem, runNode, type RunOptions, type RunResult, type TestCredential } from '../harness/engine';
 import { startSandbox, type Sandbox } from '../sandbox';
-import { forgetAllUploads } from '../../nodes/shared/http/uploadLedger';
+import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
 import { freshKey } from '../harness/keys';
 
 let sandbox: Sandbox;

@@ -1,12 +1,28 @@
-/** The marks in n8n's database: what a look-up finds, what it leaves behind, and the day it reports. */
+/**
+ * The marks in n8n's database, over a store with the flaws of n8n's own (one row per workflow,
+ * read and written back whole with no lock): what a look-up finds, what it leaves behind, the day
+ * it reports, a claim whose process died, and marks written at the same moment.
+ */
 import type { IExecuteFunctions } from 'n8n-workflow';
-import { describe, expect, it } from 'vitest';
+import { sleep } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { findMark, markExtracted, unmark } from '../../nodes/shared/http/chargeMarks';
+import { MARK_TIMING, MarkSession } from '../../nodes/shared/http/markRow';
 import { deduplicationStore } from '../harness/deduplication';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2026-11-26T10:00:00Z');
+const at = (ms: number) => () => ms;
+
+const settleMs = MARK_TIMING.settleMs;
+beforeAll(() => {
+	// Still far longer than the store's round trips (at most 10 ms each way).
+	MARK_TIMING.settleMs = 100;
+});
+afterAll(() => {
+	MARK_TIMING.settleMs = settleMs;
+});
 
 /** A node's helpers as n8n binds them: to this workflow and node. */
 function contextOf(workflowId: string): IExecuteFunctions {
@@ -17,42 +33,112 @@ function contextOf(workflowId: string): IExecuteFunctions {
 			checkProcessedAndRecord: async (items: string[], scope: 'node' | 'workflow', options: never) => await store.checkProcessedAndRecord(items, scope, context, options),
 			removeProcessed: async (items: string[], scope: 'node' | 'workflow') => await store.removeProcessed(items, scope, context),
 		},
+		getExecutionCancelSignal: () => undefined,
 	} as unknown as IExecuteFunctions;
 }
 
-const rowSize = async (workflowId: string) => await deduplicationStore().getProcessedDataCount('workflow', { workflow: { id: workflowId, active: false } });
+const session = (workflowId: string) => new MarkSession(contextOf(workflowId));
+const rowSize = (workflowId: string) => deduplicationStore().rowSize(workflowId);
+const dayMarkHeld = (workflowId: string, documentKey: string, day: string) => deduplicationStore().holds(workflowId, `${documentKey}@${day}`);
+
+/** One run that extracts the document at `now`: look-up, upload accepted, mark, settle. */
+async function extractedBy(workflowId: string, documentKey: string, now: number): Promise<void> {
+	const run = session(workflowId);
+	expect(await findMark(run, documentKey, undefined, at(now))).toEqual({ claimed: true });
+	await markExtracted(run, documentKey, now);
+	await run.settle();
+}
 
 describe('charge marks', () => {
-	it('a first look-up finds nothing and leaves only today\'s mark as a claim; the next one finds that day', async () => {
-		const ctx = contextOf('wf-marks-1');
-		expect(await findMark(ctx, 'doc-a', NOW)).toEqual({ firstDay: undefined, claimed: true });
-		expect(await rowSize('wf-marks-1')).toBe(1);
-		expect(await findMark(ctx, 'doc-a', NOW + 3 * DAY)).toEqual({ firstDay: '2026-11-26', claimed: false });
-		expect(await rowSize('wf-marks-1'), 'the look-up took back what it recorded').toBe(1);
-		expect(await findMark(ctx, 'doc-b', NOW)).toEqual({ firstDay: undefined, claimed: true });
+	it('a first look-up claims the document; once extracted, the row holds its day mark alone, and the next look-up finds that day', async () => {
+		const run = session('wf-marks-1');
+		expect(await findMark(run, 'doc-a', undefined, at(NOW))).toEqual({ claimed: true });
+		expect(rowSize('wf-marks-1'), 'the claim, nothing else the look-up recorded').toBe(1);
+		await markExtracted(run, 'doc-a', NOW);
+		await run.settle();
+		expect(rowSize('wf-marks-1'), 'the claim went once the mark held').toBe(1);
+		expect(dayMarkHeld('wf-marks-1', 'doc-a', '2026-11-26')).toBe(true);
+
+		const later = session('wf-marks-1');
+		expect(await findMark(later, 'doc-a', undefined, at(NOW + 3 * DAY))).toEqual({ firstDay: '2026-11-26' });
+		await later.settle();
+		expect(rowSize('wf-marks-1'), 'the look-up took back what it recorded').toBe(1);
+	});
+
+	it('a claim is not an extraction: a process that died during its upload leaves no duplicate behind', async () => {
+		// The process claims, starts its upload and is killed: no mark, no settle.
+		expect(await findMark(session('wf-marks-dead'), 'doc-dead', undefined, at(NOW))).toEqual({ claimed: true });
+		// Three hours later, another process meets the document: not extracted, so it claims and uploads.
+		expect(await findMark(session('wf-marks-dead'), 'doc-dead', undefined, at(NOW + 3 * 60 * 60 * 1000))).toEqual({ claimed: true });
+	});
+
+	it('a document claimed elsewhere is waited for, and reported with the day its extraction was marked', async () => {
+		const holder = session('wf-marks-wait');
+		expect(await findMark(holder, 'doc-w', undefined, at(NOW))).toEqual({ claimed: true });
+		const waiting = findMark(session('wf-marks-wait'), 'doc-w', undefined, at(NOW + 1000));
+		let answered = false;
+		void waiting.then(() => (answered = true));
+		await sleep(300);
+		expect(answered, 'still waiting while the claim stands').toBe(false);
+		await markExtracted(holder, 'doc-w', NOW);
+		await holder.settle();
+		expect(await waiting).toEqual({ firstDay: '2026-11-26' });
 	});
 
 	it('a mark counts for 7 days after its day, then no more', async () => {
-		const ctx = contextOf('wf-marks-2');
-		await markExtracted(ctx, 'doc-c', NOW);
-		expect((await findMark(ctx, 'doc-c', NOW + 7 * DAY)).firstDay).toBe('2026-11-26');
-		expect((await findMark(ctx, 'doc-c', NOW + 8 * DAY)).firstDay).toBeUndefined();
+		await extractedBy('wf-marks-2', 'doc-c', NOW);
+		expect(await findMark(session('wf-marks-2'), 'doc-c', undefined, at(NOW + 7 * DAY))).toEqual({ firstDay: '2026-11-26' });
+		expect(await findMark(session('wf-marks-2'), 'doc-c', undefined, at(NOW + 8 * DAY))).toEqual({ claimed: true });
 	});
 
 	it('reports the earliest day among several marks, and unmark takes them all away', async () => {
-		const ctx = contextOf('wf-marks-3');
-		await markExtracted(ctx, 'doc-d', NOW - 2 * DAY);
-		await markExtracted(ctx, 'doc-d', NOW);
-		expect((await findMark(ctx, 'doc-d', NOW)).firstDay).toBe('2026-11-24');
-		await unmark(ctx, 'doc-d', NOW);
-		expect(await rowSize('wf-marks-3')).toBe(0);
-		expect((await findMark(ctx, 'doc-d', NOW)).firstDay).toBeUndefined();
+		const run = session('wf-marks-3');
+		await markExtracted(run, 'doc-d', NOW - 2 * DAY);
+		await markExtracted(run, 'doc-d', NOW);
+		await run.settle();
+		expect(await findMark(session('wf-marks-3'), 'doc-d', undefined, at(NOW))).toEqual({ firstDay: '2026-11-24' });
+		const forget = session('wf-marks-3');
+		await unmark(forget, 'doc-d', NOW);
+		await forget.settle();
+		expect(rowSize('wf-marks-3')).toBe(0);
+		expect(await findMark(session('wf-marks-3'), 'doc-d', undefined, at(NOW))).toEqual({ claimed: true });
 	});
 
 	it('without n8n\'s deduplication helpers, nothing is found and nothing fails', async () => {
-		const ctx = { helpers: {} } as unknown as IExecuteFunctions;
-		expect(await findMark(ctx, 'doc-e', NOW)).toEqual({ claimed: false });
-		await expect(markExtracted(ctx, 'doc-e', NOW)).resolves.toBeUndefined();
-		await expect(unmark(ctx, 'doc-e', NOW)).resolves.toBeUndefined();
+		const run = new MarkSession({ helpers: {}, getExecutionCancelSignal: () => undefined } as unknown as IExecuteFunctions);
+		expect(await findMark(run, 'doc-e', undefined, at(NOW))).toEqual({ claimed: false });
+		await expect(markExtracted(run, 'doc-e', NOW)).resolves.toBeUndefined();
+		await expect(unmark(run, 'doc-e', NOW)).resolves.toBeUndefined();
+		await expect(run.settle()).resolves.toBeUndefined();
+	});
+
+	it('look-ups of one new document at the same moment never take another look-up\'s by-products for an extraction', async () => {
+		for (let round = 0; round < 5; round++) {
+			const workflowId = `wf-marks-same-${round}`;
+			// Each upload is refused: the claim goes, and whoever waited for it looks again.
+			const lookUp = async () => {
+				const run = session(workflowId);
+				const answer = await findMark(run, 'doc-new', undefined, at(NOW));
+				await unmark(run, 'doc-new', NOW);
+				await run.settle();
+				return answer;
+			};
+			const answers = await Promise.all(Array.from({ length: 4 }, lookUp));
+			for (const answer of answers) expect(answer.firstDay).toBeUndefined();
+		}
+	}, 120_000);
+
+	it.each([8, 32])('%i runs marking different documents at the same moment: every mark holds', async (count) => {
+		const workflowId = `wf-marks-load-${count}`;
+		// The settle time n8n runs with: the shortened one is too short for 32 writers at once.
+		MARK_TIMING.settleMs = settleMs;
+		try {
+			await Promise.all(Array.from({ length: count }, (_, i) => extractedBy(workflowId, `doc-${i}`, NOW)));
+		} finally {
+			MARK_TIMING.settleMs = 100;
+		}
+		const lost = Array.from({ length: count }, (_, i) => i).filter((i) => !dayMarkHeld(workflowId, `doc-${i}`, '2026-11-26'));
+		expect(lost, 'documents whose mark was lost').toEqual([]);
+		expect(rowSize(workflowId), 'no claim or look-up value left behind').toBe(count);
 	});
 });

@@ -1,77 +1,87 @@
-import type { ICheckProcessedOptions, IExecuteFunctions } from 'n8n-workflow';
-
 import { REUSE_DAYS } from '../limits';
+import { waitFor } from '../wait';
+import type { MarkSession } from './markRow';
 
 /**
- * What was charged, marked in n8n's own database through its deduplication helpers (what the
- * Remove Duplicates node uses), so that another n8n process (a queue-mode worker, n8n after a
- * restart) knows a document was extracted already. The helpers keep hashes only, no value, so a
- * mark says "this document, on this day (UTC)": looking for the last REUSE_DAYS + 1 days' marks
- * tells when it was first extracted. They take no lock: two processes at the very same moment can
- * both miss each other's mark (a claim keeps that window to the database's round trip).
+ * What was charged, marked in n8n's own database (markRow.ts) so that another n8n process (a
+ * queue-mode worker, n8n after a restart) knows a document was extracted already. The row keeps
+ * hashes only, so a mark can only say "this document, extracted on this day (UTC)" or "this
+ * document, being uploaded in this ten-minute slot" (a claim). Looking for the last REUSE_DAYS + 1
+ * days' marks tells when it was first extracted.
+ *
+ * The helpers can only check by recording, so a look-up records every mark it asks about, in one
+ * write, and takes back at once what it added. Its claims stand beside the days it added until
+ * then: a look-up that finds a live claim never believes the days beside it, and waits for the
+ * claim to end instead (the document is being uploaded, or looked up, elsewhere).
+ *
+ * A claim is not an extraction: a day mark is written only once the service accepted the upload,
+ * and a claim whose process died (a worker killed during its upload) stops counting after the
+ * longest time an upload can take (rate-limit waits, retries of a busy service, the request).
  *
  * Scope "workflow", so that the Poller or Get Result of the same workflow can take a mark away when
- * the document's result ended in `error` (a document key names the uploading node). A Remove
- * Duplicates node set to the workflow scope shares the row: in its own mode "entries" it may push
- * the oldest marks out; in another mode the helpers refuse our calls, and the marks are skipped.
- * Where n8n has no such database (a host without the helpers), they are skipped too and this
- * process's own memory is all there is.
+ * the document's result ended in `error` (a document key names the uploading node).
  */
 
-const SCOPE = 'workflow';
-const OPTIONS: ICheckProcessedOptions = { mode: 'entries', maxEntries: 10_000 };
 const DAY_MS = 24 * 60 * 60 * 1000;
+/** A claim counts in its slot and the next one: 10 to 20 minutes, past the longest upload. */
+const CLAIM_SLOT_MS = 10 * 60 * 1000;
+/** Between look-ups of a document claimed elsewhere: its upload usually takes seconds. */
+const CLAIM_WAIT_MS = { first: 1_000, max: 15_000 };
 
 function dayOf(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
 }
 
-/** The marks a document may have, oldest day first, today last. */
-function marks(documentKey: string, now: number): string[] {
-	return Array.from({ length: REUSE_DAYS + 1 }, (_, back) => `${documentKey}@${dayOf(now - (REUSE_DAYS - back) * DAY_MS)}`);
+function dayMark(documentKey: string, ms: number): string {
+	return `${documentKey}@${dayOf(ms)}`;
 }
 
-export interface MarkLookup {
-	/** The first day (YYYY-MM-DD) the document was marked, if it was. */
-	firstDay?: string;
-	/** Today's mark was left in place as a claim: the caller uploads now. */
-	claimed: boolean;
+/** The day marks a document may have, oldest day first. */
+function dayMarks(documentKey: string, now: number): string[] {
+	return Array.from({ length: REUSE_DAYS + 1 }, (_, back) => dayMark(documentKey, now - (REUSE_DAYS - back) * DAY_MS));
 }
 
-/**
- * Looks for the document's marks. When none is found the caller uploads, and today's mark stays as
- * a claim, so another process that meets the document from now on sees it. The helpers can only
- * check by recording, so every other mark recorded by the look-up is taken away again.
- */
-export async function findMark(ctx: IExecuteFunctions, documentKey: string, now = Date.now()): Promise<MarkLookup> {
-	const values = marks(documentKey, now);
-	try {
-		const found = await ctx.helpers.checkProcessedAndRecord(values, SCOPE, OPTIONS);
-		const processed = new Set(found.processed.map(String));
-		const firstDay = values.find((value) => processed.has(value))?.split('@')[1];
-		const claimed = firstDay === undefined;
-		const undo = found.new.map(String).filter((value) => !(claimed && value === values[values.length - 1]));
-		if (undo.length > 0) await ctx.helpers.removeProcessed(undo, SCOPE, OPTIONS);
-		return { firstDay, claimed };
-	} catch {
-		return { claimed: false };
+/** The claims that count now: this slot's and the one before. */
+function liveClaims(documentKey: string, now: number): [current: string, previous: string] {
+	const slot = Math.floor(now / CLAIM_SLOT_MS);
+	return [`${documentKey}#claim@${slot}`, `${documentKey}#claim@${slot - 1}`];
+}
+
+export type MarkLookup =
+	/** Extracted before, first on this day (YYYY-MM-DD). */
+	| { firstDay: string }
+	/** Not extracted: `claimed` when this run now holds the document's claim (the caller uploads). */
+	| { firstDay?: undefined; claimed: boolean };
+
+/** Looks for the document's marks, waiting while another process holds its claim. */
+export async function findMark(session: MarkSession, documentKey: string, signal?: AbortSignal, clock: () => number = Date.now): Promise<MarkLookup> {
+	for (let pause = CLAIM_WAIT_MS.first; ; pause = Math.min(pause * 2, CLAIM_WAIT_MS.max)) {
+		const now = clock();
+		const days = dayMarks(documentKey, now);
+		const claims = liveClaims(documentKey, now);
+		const probe = await session.record([...claims, ...days]);
+		if (!probe) return { claimed: false };
+		const claimedElsewhere = claims.some((claim) => probe.held.has(claim));
+		const firstDay = days.find((day) => probe.held.has(day))?.split('@')[1];
+		if (claimedElsewhere || firstDay) {
+			await session.remove(probe.added);
+			if (!claimedElsewhere) return { firstDay: firstDay as string };
+			await waitFor(pause * (0.75 + Math.random() / 2), signal);
+			continue;
+		}
+		// Not extracted: this slot's claim stays (until the mark of the upload holds), the rest goes now.
+		await session.remove(probe.added.filter((value) => value !== claims[0]));
+		session.removeAtSettle([claims[0]]);
+		return { claimed: true };
 	}
 }
 
-/** Marks the document as extracted today (after an upload the look-up did not claim). */
-export async function markExtracted(ctx: IExecuteFunctions, documentKey: string, now = Date.now()): Promise<void> {
-	try {
-		await ctx.helpers.checkProcessedAndRecord([marks(documentKey, now).pop() as string], SCOPE, OPTIONS);
-	} catch {
-		// No database for marks: this process's memory still knows the upload.
-	}
+/** Marks the document as extracted today; the session makes the mark hold. */
+export async function markExtracted(session: MarkSession, documentKey: string, now = Date.now()): Promise<void> {
+	await session.keep([dayMark(documentKey, now)]);
 }
 
-/** Takes the document's marks away: its result ended in error, or a claimed upload was refused. */
-export async function unmark(ctx: IExecuteFunctions, documentKey: string, now = Date.now()): Promise<void> {
-	try {
-		await ctx.helpers.removeProcessed(marks(documentKey, now), SCOPE, OPTIONS);
-	} catch {
-		// As above.
-	}
+/** Takes the document's marks and claims away: its result ended in error, or its claimed upload was refused. */
+export async function unmark(session: MarkSession, documentKey: string, now = Date.now()): Promise<void> {
+	await session.remove([...dayMarks(documentKey, now), ...liveClaims(documentKey, now)]);
 }

@@ -1,94 +1,48 @@
-import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { itemError } from '../items/itemError';
-import type { Result, UploadAccepted } from '../schemas';
-import { getResult, getScanner, uploadDocument } from './api';
+import type { UploadAccepted } from '../schemas';
+import { uploadDocument } from './api';
 import { findMark, markExtracted, unmark } from './chargeMarks';
-import { errorCodeOf, UPLOAD_NOT_SENT_AGAIN } from './errors';
+import { UPLOAD_NOT_SENT_AGAIN } from './errors';
+import { MarkSession } from './markRow';
 import type { UploadFile } from './multipart';
-import { SentLedger, type SentEntry } from './sentLedger';
-import { accountOf, mayHaveBeenApplied } from './transport';
+import { stillValid, type Reused, type TemplateChangedAt } from './reuseCheck';
+import { mayHaveBeenApplied } from './transport';
+import { documentKeyOf, uploadIdentity, type UploadIdentity } from './uploadKey';
+import { failedHere, forgetFailedResult, lookUpUpload, recordUpload } from './uploadReceipts';
 
 /**
- * Uploads, charged once. An upload is known by one key: the account (a one-way fingerprint of Base
- * URL and API key, never the key), workflow, node, template, file name and content (SHA-256).
- * Three layers answer it, two in this process and one in n8n's database:
+ * Uploads, charged once. An upload is known by its key (uploadKey.ts); three layers answer it, two
+ * in this process and one in n8n's database:
  * - the upload in flight: an execution meeting the same file while another one sends it waits for
  *   that upload and reads its result (a double-clicked Execute step, one mail fetched twice);
- * - the accepted receipt (7 days): Retry On Fail, n8n's Retry of a failed execution and a second
- *   "Execute step" read its result instead of paying again. "Reuse Earlier Uploads" off limits
- *   that to the same execution (Retry On Fail);
+ * - the accepted receipt (uploadReceipts.ts, 7 days): Retry On Fail, n8n's Retry of a failed
+ *   execution and a second "Execute step" read its result instead of paying again. "Reuse Earlier
+ *   Uploads" off limits that to the same execution (Retry On Fail);
  * - a mark in n8n's database (chargeMarks.ts): another process extracted it on a given day, but
  *   its result ID is not here. A new execution (another email, a re-sent webhook) then does not
  *   upload it and says it is a duplicate; a Retry or an "Execute step", where the user wants the
  *   data, uploads it again and says it was charged again.
- * A receipt is read once before it is reused: a result the account does not know (the credential
- * now names another account, or the result was deleted), one that ended in `error`, or one made
- * with a template changed since, is forgotten and the file uploaded again in the same run. An
- * upload that got no clear answer is known only within its execution.
+ * A receipt is read once before it is reused (reuseCheck.ts): one the account does not know, one
+ * that ended in `error`, or one made with a template changed since, is forgotten and the file
+ * uploaded again in the same run.
  */
 
-export type LedgerEntry = SentEntry<UploadAccepted>;
-
-const ledger = new SentLedger<UploadAccepted>();
 const inFlight = new Map<string, Promise<unknown>>();
-/** Keys whose result ended in `error` here: their marks in n8n's database no longer mean "extracted". */
-const failed = new SentLedger<true>();
 
 /** How n8n started the execution, where the user wants the data even when it was extracted elsewhere. */
 const UPLOADS_AGAIN_WHEN_MARKED = new Set(['manual', 'retry']);
-
-export interface UploadIdentity {
-	/** The same account, file, node and template in the same workflow. */
-	key: string;
-	executionId: string;
-}
-
-/** The ledger's key of an upload: a JSON list, so forgetTemplate can read the template back. */
-export function uploadKey(account: string, workflowId: string, nodeId: string, scannerId: string | undefined, fileName: string, contentHash: string): string {
-	return JSON.stringify([account, workflowId, nodeId, scannerId ?? 'auto', fileName, contentHash]);
-}
-const TEMPLATE_IN_KEY = 3;
-
-async function uploadIdentity(ctx: IExecuteFunctions, file: UploadFile, scannerId: string | undefined): Promise<UploadIdentity> {
-	const contentHash = createHash('sha256').update(file.bytes).digest('hex');
-	const key = uploadKey(await accountOf(ctx), ctx.getWorkflow().id ?? '', ctx.getNode().id, scannerId, file.fileName, contentHash);
-	return { key, executionId: ctx.getExecutionId?.() ?? '' };
-}
-
-/**
- * The earlier upload this one may reuse: an accepted one from any execution when `reuseEarlier`,
- * else only from this one; an uncertain one only from this execution.
- */
-export function lookUpUpload(identity: UploadIdentity, reuseEarlier: boolean, now = Date.now()): LedgerEntry | undefined {
-	const found = ledger.get(identity.key, now);
-	const sameExecution = identity.executionId !== '' && found?.executionId === identity.executionId;
-	return sameExecution || (found?.kind === 'accepted' && reuseEarlier) ? found : undefined;
-}
-
-export function recordUpload(identity: UploadIdentity, entry: LedgerEntry, now = Date.now()): void {
-	ledger.set(identity.key, entry, now);
-}
-
-/** The document's name in n8n's database and on receipts: one-way, like everything the marks hold. */
-function documentKeyOf(key: string): string {
-	return createHash('sha256').update(key).digest('hex');
-}
 
 /**
  * Forgets the upload whose result ended in `error`, here and in n8n's database (by the receipt's
  * `document_key` when another process uploaded it): the next run on the file sends it again.
  */
 export async function forgetResult(ctx: IExecuteFunctions, resultId: string, documentKey?: string): Promise<void> {
-	const keys = ledger.forgetWhere((entry) => entry.kind === 'accepted' && entry.answer.result_id === resultId);
-	for (const key of keys) failed.set(key, { kind: 'accepted', answer: true, executionId: '' });
-	for (const forgotten of new Set([...keys.map(documentKeyOf), ...(documentKey ? [documentKey] : [])])) await unmark(ctx, forgotten);
-}
-
-/** Forgets the uploads made with a template this node just changed or deleted: their results would be out of date. */
-export function forgetTemplate(scannerId: string): void {
-	ledger.forgetWhere((_entry, key) => (JSON.parse(key) as string[])[TEMPLATE_IN_KEY] === scannerId);
+	const keys = forgetFailedResult(resultId);
+	const session = new MarkSession(ctx);
+	for (const forgotten of new Set([...keys.map(documentKeyOf), ...(documentKey ? [documentKey] : [])])) await unmark(session, forgotten);
+	await session.settle();
 }
 
 /**
@@ -98,23 +52,26 @@ export function forgetTemplate(scannerId: string): void {
  */
 export type Upload = { receipt: UploadAccepted; documentKey: string; reused?: Reused; chargedAgain?: { firstDay: string } } | { duplicate: { firstDay: string } };
 
-export interface Reused {
-	/** When the service accepted the earlier upload. */
-	firstUploadedAt: string;
-	/** The result as read when the receipt was checked, when it was already final. */
-	result?: Result;
-}
-
 /** What one run of the node (one try, under Retry On Fail) learns once and every upload of the run shares. */
 export interface UploadRun {
-	/** Per template: when it was last changed (spec 4.7 `updated_at`), read once per run and only to check a reuse. */
-	templateChangedAt: Map<string, Promise<number | undefined>>;
+	templateChangedAt: TemplateChangedAt;
 	/** Uploads this run made (keys): a second item with the same file reuses the first one's. */
 	uploaded: Set<string>;
+	/** What the run wrote in n8n's database, made to hold when the run settles (settleUploadRun). */
+	marks: MarkSession;
 }
 
-export function newUploadRun(): UploadRun {
-	return { templateChangedAt: new Map(), uploaded: new Set() };
+export function newUploadRun(ctx: IExecuteFunctions): UploadRun {
+	return { templateChangedAt: new Map(), uploaded: new Set(), marks: new MarkSession(ctx) };
+}
+
+/**
+ * Makes the run's marks hold in n8n's database (markRow.ts); says how many could not be made to
+ * (another process may then upload those documents again).
+ */
+export async function settleUploadRun(run: UploadRun): Promise<number> {
+	await run.marks.settle();
+	return run.marks.unsettled;
 }
 
 function uploadedInRun(run: UploadRun, identity: UploadIdentity, receipt: UploadAccepted): Upload {
@@ -168,7 +125,7 @@ async function decideAndUpload(ctx: IExecuteFunctions, run: UploadRun, { itemInd
 			if (!run.uploaded.has(identity.key)) return uploadedInRun(run, identity, earlier.answer);
 			return { receipt: earlier.answer, documentKey: documentKeyOf(identity.key), reused: { firstUploadedAt: earlier.answer.queued_at ?? '' } };
 		}
-		const reused = await stillValid(ctx, run, itemIndex, earlier.answer, scannerId);
+		const reused = await stillValid(ctx, run.templateChangedAt, itemIndex, earlier.answer, scannerId);
 		if (reused) return { receipt: earlier.answer, documentKey: documentKeyOf(identity.key), reused };
 		await forgetResult(ctx, earlier.answer.result_id);
 	}
@@ -182,8 +139,8 @@ async function decideAndUpload(ctx: IExecuteFunctions, run: UploadRun, { itemInd
 	}
 	// Not known here: n8n's database may know it was extracted by another process.
 	const documentKey = documentKeyOf(identity.key);
-	const lookUp = reuseEarlier && !failed.get(identity.key);
-	const mark = lookUp ? await findMark(ctx, documentKey) : { claimed: false };
+	const lookUp = reuseEarlier && !failedHere(identity);
+	const mark = lookUp ? await findMark(run.marks, documentKey, ctx.getExecutionCancelSignal?.()) : { claimed: false };
 	if (mark.firstDay && !UPLOADS_AGAIN_WHEN_MARKED.has(ctx.getMode())) return { duplicate: { firstDay: mark.firstDay } };
 
 	const outcome = await uploadDocument(ctx, file, scannerId, itemIndex).then(
@@ -192,8 +149,7 @@ async function decideAndUpload(ctx: IExecuteFunctions, run: UploadRun, { itemInd
 	);
 	if ('receipt' in outcome) {
 		recordUpload(identity, { kind: 'accepted', answer: outcome.receipt, executionId: identity.executionId });
-		failed.delete(identity.key);
-		if (!mark.claimed) await markExtracted(ctx, documentKey);
+		await markExtracted(run.marks, documentKey);
 		return { ...uploadedInRun(run, identity, outcome.receipt), ...(mark.firstDay ? { chargedAgain: { firstDay: mark.firstDay } } : {}) };
 	}
 	if (mayHaveBeenApplied(outcome.error)) {
@@ -201,50 +157,6 @@ async function decideAndUpload(ctx: IExecuteFunctions, run: UploadRun, { itemInd
 	}
 	// Not accepted, or not known to be: another execution must not take it for extracted (its data
 	// would be nowhere). The error says that a later run may send it again.
-	if (mark.claimed) await unmark(ctx, documentKey);
+	if ('claimed' in mark && mark.claimed) await unmark(run.marks, documentKey);
 	throw outcome.error;
-}
-
-/**
- * Whether an earlier upload's result may stand for this one, read once: not when the account does
- * not know it (RESULT_NOT_FOUND), not when it ended in `error`, not when its template changed
- * after the upload. A read that fails otherwise (network, rate limit) leaves the receipt in use:
- * the wait reads it again.
- */
-async function stillValid(ctx: IExecuteFunctions, run: UploadRun, itemIndex: number, receipt: UploadAccepted, scannerId: string | undefined): Promise<Reused | undefined> {
-	const firstUploadedAt = receipt.queued_at ?? '';
-	let result: Result | undefined;
-	try {
-		result = await getResult(ctx, receipt.result_id, itemIndex);
-	} catch (error) {
-		if (errorCodeOf(error) === 'RESULT_NOT_FOUND') return undefined;
-	}
-	if (result?.status === 'error') return undefined;
-	if (scannerId !== undefined) {
-		let changedAt = run.templateChangedAt.get(scannerId);
-		if (!changedAt) {
-			changedAt = getScanner(ctx, scannerId, itemIndex).then(
-				(scanner) => Date.parse(scanner.updated_at ?? ''),
-				// Deleted: the upload itself then says so. Any other failure fails the item, uncharged.
-				(error: unknown) => (errorCodeOf(error) === 'SCANNER_NOT_FOUND' ? undefined : Promise.reject(error)),
-			);
-			run.templateChangedAt.set(scannerId, changedAt);
-		}
-		const changed = await changedAt;
-		const uploaded = Date.parse(firstUploadedAt);
-		// Unknown either way: the template may have changed, so the result is not trusted.
-		if (changed === undefined || Number.isNaN(changed) || Number.isNaN(uploaded) || changed > uploaded) return undefined;
-	}
-	return { firstUploadedAt, ...(result && result.status !== 'queued' && result.status !== 'processing' ? { result } : {}) };
-}
-
-/** Forgets everything this process knew, as a restart of n8n does (for tests of what n8n's database still knows). */
-export function forgetAllUploads(): void {
-	ledger.forgetWhere(() => true);
-	failed.forgetWhere(() => true);
-}
-
-/** How many uploads the ledger holds (for tests of its bound). */
-export function ledgerSize(): number {
-	return ledger.size;
 }

@@ -1,6 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
-import { newUploadRun } from '../../../shared/http/uploadLedger';
+import { newUploadRun, settleUploadRun, type UploadRun } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/items/itemError';
 import { includedBinaryOfFailedItem } from '../../../shared/items/parameters';
 import { addWarning } from '../../../shared/output/executionHints';
@@ -23,9 +23,28 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 	enterPhase(sink, 'checking');
 	const { uploads, settingsOf } = await checkEveryItem(ctx, sink, scannerIdFor);
 	enterPhase(sink, 'uploading');
-	const waiting = await uploadEach(ctx, sink, uploads);
-	enterPhase(sink, 'waiting');
-	await waitTogether(ctx, sink, waiting, settingsOf);
+	const run = newUploadRun(ctx);
+	let settling: Promise<number> | undefined;
+	try {
+		const waiting = await uploadEach(ctx, sink, run, uploads);
+		// The run's marks in n8n's database settle while the results are waited for.
+		settling = settleMarks(run);
+		enterPhase(sink, 'waiting');
+		await waitTogether(ctx, sink, waiting, settingsOf);
+	} finally {
+		const unsettled = await (settling ?? settleMarks(run));
+		if (unsettled > 0) addWarning(ctx, unsettledWarning(unsettled));
+	}
+}
+
+/** Never fails the run: a cancel ends it, and what did not settle is warned about. */
+async function settleMarks(run: UploadRun): Promise<number> {
+	return await settleUploadRun(run).catch(() => 0);
+}
+
+function unsettledWarning(count: number): string {
+	const documents = count === 1 ? '1 document' : `${count} documents`;
+	return `n8n's database did not keep the mark of ${documents} extracted in this run (it was busy with other executions): another n8n process (a queue-mode worker, n8n after a restart) may upload ${count === 1 ? 'it' : 'them'} again if ${count === 1 ? 'it arrives' : 'they arrive'} again.`;
 }
 
 type Phase = 'checking' | 'uploading' | 'waiting';
@@ -92,8 +111,7 @@ async function checkEveryItem(
  * Uploading: one document at a time, in input order (upload.ts). What is waited for is returned;
  * the rest (receipts, duplicates, failures) has left through the sink.
  */
-async function uploadEach(ctx: IExecuteFunctions, sink: ItemSink, planned: PlannedUpload[]): Promise<PendingDocument[]> {
-	const run = newUploadRun();
+async function uploadEach(ctx: IExecuteFunctions, sink: ItemSink, run: UploadRun, planned: PlannedUpload[]): Promise<PendingDocument[]> {
 	const counts: ChargeCounts = { reused: 0, duplicate: 0, chargedAgain: 0 };
 	const waiting: PendingDocument[] = [];
 	for (const plan of consumedInTurn(planned)) {

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { accountOf, mayHaveBeenApplied } from '../../../shared/http/transport';
 import { runIndexOf, SentLedger } from '../../../shared/http/sentLedger';
-import { forgetTemplate } from '../../../shared/http/uploadLedger';
+import { forgetTemplate } from '../../../shared/http/uploadReceipts';
 import { itemError } from '../../../shared/items/itemError';
 import { REUSE_DAYS } from '../../../shared/limits';
 import type { ItemSink } from '../../../shared/output/itemSink';

@@ -1,0 +1,57 @@
+/**
+ * Charged once under load: many executions at once, each extracting a different document, over a
+ * deduplication store that behaves like n8n's database (one row per workflow, read and written
+ * back whole with no lock: test/harness/deduplication.ts). Then another n8n process (a restart, a
+ * queue-mode worker: `forgetAllUploads` leaves only the database) meets the same documents in new
+ * executions. What is counted is what the sandbox received.
+ */
+import type { INodeExecutionData } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
+import { loadFixture } from '../fixtures';
+import { deduplicationStore } from '../harness/deduplication';
+import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { startSandbox, type Sandbox } from '../sandbox';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ timing: 'fast' });
+});
+afterAll(async () => await sandbox?.stop());
+
+/** Different documents: the same invoice under other names is another document to the ledger. */
+async function invoices(count: number, prefix: string): Promise<INodeExecutionData[]> {
+	const fixture = await loadFixture('invoiceEn');
+	return Array.from({ length: count }, (_, i) => binaryItem(fixture.bytes, `${prefix}-${i + 1}.pdf`, fixture.mimeType));
+}
+
+const today = () => new Date().toISOString().slice(0, 10);
+
+function extractEach(cred: TestCredential, workflowId: string, items: INodeExecutionData[]): Promise<RunResult[]> {
+	return Promise.all(
+		items.map((item) => runNode({ nodeType: 'action', parameters: { resource: 'document', operation: 'extract' }, credential: cred, input: [item], workflowId, mode: 'webhook' })),
+	);
+}
+
+describe('charge marks under load, over a store with n8n\'s unlocked row', () => {
+	it.each([8, 32])('%i executions at once, each a different invoice: met again in another process, none is paid twice', async (count) => {
+		const account = sandbox.accounts.create({ plan: 'paid' });
+		const cred = { apiKey: account.keys[0], baseUrl: sandbox.baseUrl };
+		const workflowId = `wf-marks-under-load-${count}`;
+		const items = await invoices(count, `load-${count}`);
+		const accepted = () => sandbox.stats().uploads.filter((upload) => upload.accountId === account.id && upload.status === 202).length;
+
+		const first = await extractEach(cred, workflowId, items);
+		for (const result of first) expect(result.error).toBeUndefined();
+		expect(accepted()).toBe(count);
+
+		forgetAllUploads();
+		const again = await extractEach(cred, workflowId, items);
+		for (const result of again) expect(result.error).toBeUndefined();
+		expect(accepted() - count, 'documents paid a second time').toBe(0);
+		for (const result of again) expect(result.outputs[0][0].json).toMatchObject({ status: 'duplicate', first_extracted_at: today() });
+		// Every mark the first executions left is in the row, nothing more: no claim, no probe.
+		expect(deduplicationStore().rowSize(workflowId)).toBe(count);
+	}, 120_000);
+});

@@ -14,6 +14,19 @@ import type { JsonReply } from './types';
 
 export const ADMIN_PREFIX = '/__sandbox/';
 
+/**
+ * Keep-alive: the sandbox announces 5 s (`Keep-Alive: timeout=5`, what Node announces by default)
+ * and closes an idle connection itself only after 65 s. Clients close theirs before the announced
+ * time (undici 2 s before, Node's agent 1 s before), so only a client closes a connection it might
+ * still use. With Node's default (the server's own close 6 s after its last answer) a read that a
+ * client sent 2 to 3 s after its last one was reset when the sandbox's loop was held past those
+ * 6 s by a document read (PDF reader, OCR; seconds under CPU load): once the loop came back, Node
+ * ran the connection's timer before it read the request waiting on it, closed the connection
+ * with the request unread, and the client got ECONNRESET (docs/benchmark.md, "Connection resets").
+ */
+export const ANNOUNCED_KEEP_ALIVE_SECONDS = 5;
+export const IDLE_CONNECTION_CLOSE_MS = 65_000;
+
 export type AdminHandler = (method: string, url: URL, body: Buffer) => JsonReply;
 
 export interface ServerHooks {
@@ -33,10 +46,12 @@ export class SandboxServer {
 		private readonly hooks: ServerHooks,
 	) {
 		this.server = createServer((request, response) => {
+			announceKeepAlive(response);
 			this.handle(request, response).catch(() => {
 				if (!response.headersSent) sendJson(response, 500, errors.internal().body);
 			});
 		});
+		this.server.keepAliveTimeout = IDLE_CONNECTION_CLOSE_MS;
 		this.server.on('connection', (socket) => {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
@@ -195,6 +210,16 @@ export class SandboxServer {
 		this.state.stats.response(reply.status);
 		sendJson(response, reply.status, reply.body, reply.headers);
 	}
+}
+
+/**
+ * Node writes `Keep-Alive: timeout=<keepAliveTimeout>` itself unless the response names its
+ * Connection: on a connection Node keeps open, the sandbox names both, with the shorter time.
+ */
+function announceKeepAlive(response: ServerResponse): void {
+	if (!response.shouldKeepAlive) return;
+	response.setHeader('Connection', 'keep-alive');
+	response.setHeader('Keep-Alive', `timeout=${ANNOUNCED_KEEP_ALIVE_SECONDS}`);
 }
 
 function headerValue(request: IncomingMessage, name: string): string | undefined {

@@ -3,11 +3,12 @@
  * idle timeout. A server on this machine that sends a byte now and then never leaves the
  * connection idle, and without it would hold the item for ever.
  */
+import dns from 'node:dns';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import nock, { disableNetConnect, enableNetConnect } from 'nock';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
 import { DOWNLOAD } from '../../nodes/DocumentExtraction/actions/document/readers/download/deadline';
 import { minimalPdf } from '../harness/documents';
@@ -70,5 +71,18 @@ describe('a download has one deadline, whatever the server does', () => {
 		expect(seconds).toBeGreaterThanOrEqual(DEADLINE_MS / 1000 - 0.1);
 		expect(seconds).toBeLessThan(DEADLINE_MS / 1000 + 2);
 		expect(upload.isDone()).toBe(false);
+	});
+
+	it('a name whose lookup never answers: the same message after the deadline', async () => {
+		const realLookup = dns.lookup;
+		vi.spyOn(dns, 'lookup').mockImplementation(((host: string, ...rest: unknown[]) =>
+			host === 'silent-dns.example.test' ? undefined : (realLookup as (...args: unknown[]) => void)(host, ...rest)) as typeof dns.lookup);
+		const started = Date.now();
+
+		const result = await runAction({ resource: 'document', operation: 'extract', documentSource: 'url', fileUrl: 'https://silent-dns.example.test/a.pdf' }, [{ json: {} }]);
+
+		vi.restoreAllMocks();
+		expect(result.error?.message).toBe('Item 1: The file could not be downloaded: it did not arrive within 2 seconds (https://silent-dns.example.test/a.pdf)');
+		expect((Date.now() - started) / 1000).toBeLessThan(DEADLINE_MS / 1000 + 2);
 	});
 });

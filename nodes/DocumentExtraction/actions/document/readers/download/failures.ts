@@ -33,12 +33,29 @@ export function notReached(error: unknown): [message: string, description: strin
 	return ['The file could not be downloaded: the address could not be reached', 'Check that the link is right and opens in a browser on the same network as n8n.'];
 }
 
-/** A step of the download (a connection, the body), its failure said in plain words (`failed`). */
+/**
+ * A step of the download (a name resolved, a connection, the body), over when the deadline passes
+ * even where the step itself does not listen to it (a resolver); its failure said in plain words.
+ */
 export async function reached<T>(deadline: Deadline, fail: Fail, step: () => Promise<T>): Promise<T> {
 	try {
-		return await step();
+		return await untilAborted(deadline.signal, step());
 	} catch (error) {
 		throw failed(deadline, fail, error);
+	}
+}
+
+async function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
+	let onAbort = () => {};
+	const stopped = new Promise<never>((_resolve, reject) => {
+		onAbort = () => reject(new Error('The download was stopped'));
+		if (signal.aborted) onAbort();
+		else signal.addEventListener('abort', onAbort, { once: true });
+	});
+	try {
+		return await Promise.race([work, stopped]);
+	} finally {
+		signal.removeEventListener('abort', onAbort);
 	}
 }
 

@@ -1,5 +1,4 @@
 import { MAX_FILE_BYTES } from '../../limits';
-import { hexValue } from './text';
 
 /** Content transfer encodings (RFC 2045 6): a part's body decoded into at most a cap, the rest only counted. */
 
@@ -88,4 +87,13 @@ export function decodeQuotedPrintable(input: Uint8Array, cap: number): [Uint8Arr
 		size++;
 	}
 	return [out, size];
+}
+
+/** The value of a hexadecimal digit's character code, or -1. */
+export function hexValue(code: number | undefined): number {
+	if (code === undefined) return -1;
+	if (code >= 0x30 && code <= 0x39) return code - 0x30;
+	if (code >= 0x41 && code <= 0x46) return code - 0x37;
+	if (code >= 0x61 && code <= 0x66) return code - 0x57;
+	return -1;
 }

@@ -4,8 +4,8 @@ import { utf8OrLatin1 } from './text';
 
 /** Header blocks (RFC 5322 2.2), read line by line with native searches and capped in lines and bytes. */
 
-export const LF = 0x0a;
-export const CR = 0x0d;
+const LF = 0x0a;
+const CR = 0x0d;
 
 /** Headers kept (the others are passed over, not decoded): what reading the parts needs. */
 const KEPT_HEADERS = new Set(['content-type', 'content-disposition', 'content-transfer-encoding', 'subject', 'mime-version', 'from', 'date', 'to', 'message-id']);

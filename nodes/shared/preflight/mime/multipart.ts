@@ -1,35 +1,42 @@
 import { MIME_LIMITS } from './limits';
-import { CR, LF } from './headers';
+import { ENCODER } from './text';
+
+// Local, not imported: a module's imported constant is a property read in a loop run per byte.
+const LF = 0x0a;
+const CR = 0x0d;
 
 /**
  * The bodies of a multipart's parts (RFC 2046 5.1.1): between delimiter lines `--boundary`, the
  * line break before a delimiter belonging to it. A message cut off before its closing delimiter
- * keeps its last part up to the end, as mail readers do. A delimiter starts a line: a match that
- * is not a delimiter moves the search to the next line, so each byte is searched once.
+ * keeps its last part up to the end, as mail readers do. A delimiter starts a line, so the scan
+ * goes line by line, each line compared with the delimiter at most over its own length: linear,
+ * without a native call per line (the lines of a hostile email are many and short).
  */
 export function multipartBodies(bytes: Uint8Array, boundary: string, start: number, end: number): Array<[number, number]> {
-	const view = Buffer.from(bytes.buffer, bytes.byteOffset, end);
-	const delimiter = Buffer.from(`--${boundary}`, 'utf8');
+	const delimiter = ENCODER.encode(`--${boundary}`);
 	const bodies: Array<[number, number]> = [];
 	let partStart = -1;
-	let pos = start;
-	while (pos < end) {
-		const found = view.indexOf(delimiter, pos);
-		if (found < 0) break;
-		const next = found === start || bytes[found - 1] === LF ? afterDelimiterLine(bytes, found + delimiter.length, end) : undefined;
-		if (!next) {
-			const lineEnd = view.indexOf(LF, found);
-			if (lineEnd < 0) break;
-			pos = lineEnd + 1;
+	let line = start;
+	while (line < end) {
+		const next = startsWith(bytes, line, delimiter, end) ? afterDelimiterLine(bytes, line + delimiter.length, end) : undefined;
+		if (next) {
+			if (partStart >= 0) bodies.push([partStart, lineBreakBefore(bytes, line, partStart)]);
+			if (next.closing || bodies.length >= MIME_LIMITS.parts) return bodies;
+			partStart = next.at;
+			line = next.at;
 			continue;
 		}
-		if (partStart >= 0) bodies.push([partStart, lineBreakBefore(bytes, found, partStart)]);
-		if (next.closing || bodies.length >= MIME_LIMITS.parts) return bodies;
-		partStart = next.at;
-		pos = next.at;
+		while (line < end && bytes[line] !== LF) line++;
+		line++;
 	}
 	if (partStart >= 0 && partStart < end) bodies.push([partStart, end]);
 	return bodies;
+}
+
+function startsWith(bytes: Uint8Array, at: number, prefix: Uint8Array, end: number): boolean {
+	if (at + prefix.length > end) return false;
+	for (let n = 0; n < prefix.length; n++) if (bytes[at + n] !== prefix[n]) return false;
+	return true;
 }
 
 /** After `--boundary`: `--` when it closes, then only white space up to the line's end (else it is a longer boundary, or text). */

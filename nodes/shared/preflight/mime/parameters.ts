@@ -1,7 +1,8 @@
 import { formatCount } from '../../limits';
 import { decodeEncodedWords } from './encodedWords';
+import { hexValue } from './encodings';
 import { MIME_LIMITS } from './limits';
-import { decodeCharset, ENCODER, hexValue } from './text';
+import { decodeCharset, ENCODER } from './text';
 
 /**
  * Parameterized header values (RFC 2045 5.1, RFC 2183, RFC 6266): `type/subtype; name=value; ...`,

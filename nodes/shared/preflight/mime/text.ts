@@ -33,12 +33,3 @@ export function decodeCharset(bytes: Uint8Array, charset: string | undefined): s
 	}
 	return decoder.decode(bytes);
 }
-
-/** The value of a hexadecimal digit's character code, or -1. */
-export function hexValue(code: number | undefined): number {
-	if (code === undefined) return -1;
-	if (code >= 0x30 && code <= 0x39) return code - 0x30;
-	if (code >= 0x41 && code <= 0x46) return code - 0x37;
-	if (code >= 0x61 && code <= 0x66) return code - 0x57;
-	return -1;
-}

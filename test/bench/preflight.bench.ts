@@ -2,13 +2,15 @@
  * How long the preflight takes on hostile PDFs of about 4.3 MB, one per structure, and how long
  * it holds the event loop at a time (the longest gap between the ticks of a 1 ms interval while
  * it runs); how each was read (through its own index or by the scan) and the longest the reader
- * ran between two looks at its clock. Then the corpus's real PDFs. `npm run bench:preflight`.
+ * ran between two looks at its clock. Then the corpus's real PDFs, and the hostile emails of about
+ * 4 MB an attached email can be (test/fixtures/hostileEmails.ts). `npm run bench:preflight`.
  */
 import { performance } from 'node:perf_hooks';
 
 import { readPdfStructure, type PdfStructure } from '../../nodes/shared/preflight/pdf/structure';
 import { inspectUpload } from '../../nodes/shared/preflight/upload';
 import { CRAFTED } from '../fixtures/craftedPdfs';
+import { HOSTILE_EMAILS, timeJudgement } from '../fixtures/hostileEmails';
 import { CORPUS_DIR, corpusPdfs, readCorpusFile } from '../harness/corpus';
 
 /** The 206-page linearized file with object streams: the corpus's slowest file to scan. */
@@ -67,6 +69,20 @@ async function main(): Promise<void> {
 	for (const row of rows) console.log(row);
 	console.log(`preflight: worst ${worst.ms.toFixed(0)} ms per file (bound 500), longest event-loop block ${worst.block.toFixed(0)} ms (bound 100), longest stretch between two looks at the clock ${worst.stretch.toFixed(1)} ms`);
 	await realFiles();
+	hostileEmails();
+}
+
+/** Each hostile email judged as Every Attachment judges one: the median of five, by the clock and in CPU time. */
+function hostileEmails(): void {
+	console.log('hostile emails:  size     time      CPU  shape');
+	let worst = 0;
+	for (const { name, bytes } of HOSTILE_EMAILS) {
+		const email = bytes();
+		const { ms, cpuMs } = timeJudgement(email);
+		worst = Math.max(worst, cpuMs);
+		console.log(`              ${(email.length / 1e6).toFixed(2).padStart(6)} MB ${ms.toFixed(1).padStart(6)} ms ${cpuMs.toFixed(1).padStart(6)} ms  ${name}`);
+	}
+	console.log(`hostile emails: worst ${worst.toFixed(1)} ms of CPU per 4 MB email (bound 300)`);
 }
 
 /** The corpus's real PDFs: how long each takes, how it was read, and whether the time limit cut any short. */

@@ -210,6 +210,8 @@ describe('an Outlook-style message and hand-written RFC examples', () => {
 		expect(decodeEncodedWords('=?UTF-8?B?UmVjaG51bmcgTcO8bGxlci5wZGY=?=')).toBe('Rechnung Müller.pdf');
 		expect(decodeEncodedWords('=?UTF-8*de?Q?M=C3=A4rz?=')).toBe('März');
 		expect(decodeEncodedWords('no words =? here ?=')).toBe('no words =? here ?=');
+		// A character's bytes split between two adjacent words (RFC 2047 section 5 forbids it; software does it).
+		expect(decodeEncodedWords('=?UTF-8?Q?M=C3?= =?UTF-8?Q?=BCller?= =?ISO-8859-1?Q?_M=E4rz?=')).toBe('Müller März');
 	});
 
 	it('a single-part message whose body is the PDF is itself the file', () => {
@@ -287,6 +289,8 @@ describe('hostile messages', () => {
 		'RFC 2231 names of 250 KB, plain sections (filename*0="...")': { subject: 'hostile', files: pdfs(17), skipped: [] },
 		'thousands of RFC 2231 sections per name': { subject: 'hostile', files: pdfs(20), skipped: [] },
 		'names of 250 KB of RFC 2047 encoded words': { subject: 'hostile', files: pdfs(17), skipped: [] },
+		'thousands of RFC 2231 parameters in unknown charsets per part': { subject: 'hostile', files: pdfs(24), skipped: [] },
+		'names of thousands of empty encoded words in unknown charsets, four per part': { subject: 'hostile', files: pdfs(99).map(([name, type]) => [name, type, 20_008]), skipped: [PART_CAP] },
 		'thousands of kept header lines in Latin-1 in every part': { subject: 'hostile', files: pdfs(90, (n) => `${n}.pdf`), skipped: [] },
 		'thousands of parts': { subject: 'hostile', files: pdfs(99, (n) => `${n}.pdf`), skipped: [PART_CAP] },
 		'multiparts nested 12 deep around 4 MB of base64': { subject: 'hostile', files: [], skipped: [{ fileName: null, reason: 'parts nested more than 8 deep: they were not read' }] },

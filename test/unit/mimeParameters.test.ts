@@ -12,12 +12,12 @@ describe('parseParameterized', () => {
 		const parsed = parseParameterized('Multipart/Mixed; Boundary="a \\"b\\" c"; charset=UTF-8 ; flag; charset=latin1; x="semi;colon"');
 		expect(parsed.value).toBe('multipart/mixed');
 		expect(Object.fromEntries(parsed.params)).toEqual({ boundary: 'a "b" c', charset: 'UTF-8', x: 'semi;colon' });
-		expect(parsed.extended.size + parsed.unreadable.size).toBe(0);
+		expect(parsed.extended('boundary')).toBeUndefined();
 	});
 
 	it('RFC 2231: sections joined in their order and decoded, beside the plain parameters', () => {
 		const parsed = parseParameterized("attachment; filename*1*=%A4rz.pdf; filename=\"plain.pdf\"; filename*0*=UTF-8'de'M%C3; title*=us-ascii'en'This%20is%20%2A%2A%2Afun%2A%2A%2A");
-		expect(Object.fromEntries(parsed.extended)).toEqual({ filename: 'März.pdf', title: 'This is ***fun***' });
+		expect([parsed.extended('filename'), parsed.extended('title')]).toEqual([{ text: 'März.pdf' }, { text: 'This is ***fun***' }]);
 		expect(parsed.params.get('filename')).toBe('plain.pdf');
 	});
 
@@ -31,27 +31,27 @@ describe('parseParameterized', () => {
 		['a bad percent-encoding', "filename*=utf-8''a%2", 'its RFC 2231 value has a malformed percent-encoding'],
 		['a section number over the cap', 'filename*0=a; filename*100=b', 'it has over 100 RFC 2231 sections'],
 		['thousands of sections', Array.from({ length: 5000 }, (_, n) => `filename*${n}=a`).join('; '), 'it has over 100 RFC 2231 sections'],
+		['sections after 200 other parameters', `${'x=y; '.repeat(199)}filename*0=a; filename*1=b`, 'its header has over 200 parameters: its RFC 2231 sections were not all read'],
 		['a section of 1 MB', `filename*0="${'a'.repeat(1_000_000)}"`, 'its RFC 2231 value is over 4,000 characters'],
 		['sections over 4,000 characters together', Array.from({ length: 50 }, (_, n) => `filename*${n}*=${'%41'.repeat(30)}`).join('; '), 'its RFC 2231 value is over 4,000 characters'],
 	])('%s: not read, and why', (_case, parameters, reason) => {
-		const parsed = parseParameterized(`attachment; ${parameters}`);
-		expect(parsed.extended.has('filename')).toBe(false);
-		expect(parsed.unreadable.get('filename')).toBe(reason);
+		expect(parseParameterized(`attachment; ${parameters}`).extended('filename')).toEqual({ unreadable: reason });
 	});
 
 	it('section names RFC 2231 does not write (a leading zero, a letter) are no sections', () => {
 		const parsed = parseParameterized('attachment; filename*00=a; filename*x=b; filename*0=c');
-		expect(parsed.extended.get('filename')).toBe('c');
+		expect(parsed.extended('filename')).toEqual({ text: 'c' });
 	});
 
-	it('4 MB of parameters in linear time', () => {
-		const header = `attachment${'; a="x\\"y"; b*7*=%41'.repeat(200_000)}`;
+	it('the first 200 parameters are read: 4 MB of them cost those only', () => {
+		const header = `attachment${'; a="x\\"y"; b*7*=%41'.repeat(200_000)}; c=late`;
 		const started = performance.now();
 		const parsed = parseParameterized(header);
 		const ms = performance.now() - started;
 		expect(parsed.params.get('a')).toBe('x"y');
-		expect(parsed.unreadable.get('b')).toBe('its RFC 2231 section 7 is given twice');
-		expect(ms).toBeLessThan(300);
+		expect(parsed.params.has('c')).toBe(false);
+		expect(parsed.extended('b')).toEqual({ unreadable: 'its RFC 2231 section 7 is given twice' });
+		expect(ms).toBeLessThan(50);
 	});
 });
 

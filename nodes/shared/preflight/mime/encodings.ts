@@ -17,12 +17,15 @@ const CR = 0x0d;
 
 /** A body decoded: at most MAX_FILE_BYTES kept; over it only the first bytes and `size`, the whole size. */
 export function decodeBody(email: Uint8Array, { start, end, encoding }: MimeBody): { bytes: Uint8Array; size?: number } {
-	const input = email.subarray(start, end);
 	let out: Uint8Array;
 	let size: number;
-	if (encoding === 'base64') [out, size] = decodeBase64(input, MAX_FILE_BYTES);
-	else if (encoding === 'quoted-printable') [out, size] = decodeQuotedPrintable(input, MAX_FILE_BYTES);
-	else [out, size] = [input.slice(0, MAX_FILE_BYTES), input.byteLength];
+	if (encoding === 'base64') {
+		out = new Uint8Array(Math.min(MAX_FILE_BYTES, Math.floor(((end - start) * 3) / 4) + 3));
+		size = decodeBase64(email, start, end, out, 0);
+	} else if (encoding === 'quoted-printable') {
+		out = new Uint8Array(Math.min(MAX_FILE_BYTES, end - start));
+		size = decodeQuotedPrintable(email, start, end, out, 0);
+	} else [out, size] = [email.slice(start, Math.min(end, start + MAX_FILE_BYTES)), end - start];
 	if (size > MAX_FILE_BYTES) return { bytes: out.slice(0, HEAD_BYTES), size };
 	return { bytes: out.subarray(0, size) };
 }
@@ -37,13 +40,14 @@ const BASE64_VALUES = (() => {
 	return values;
 })();
 
-/** Base64, line breaks and any other byte outside the alphabet passed over; `=` ends it. */
-export function decodeBase64(input: Uint8Array, cap: number): [Uint8Array, number] {
-	const out = new Uint8Array(Math.min(cap, Math.floor((input.byteLength * 3) / 4) + 3));
-	let size = 0;
+/**
+ * Base64 from `input[start, end)` into `out` from `size`, line breaks and any other byte outside
+ * the alphabet passed over, `=` ending it: the size after, bytes past `out`'s end counted, not kept.
+ */
+export function decodeBase64(input: Uint8Array, start: number, end: number, out: Uint8Array, size: number): number {
 	let bits = 0;
 	let held = 0;
-	for (let at = 0; at < input.byteLength; at++) {
+	for (let at = start; at < end; at++) {
 		const byte = input[at];
 		if (byte === 0x3d) break;
 		const value = BASE64_VALUES[byte];
@@ -57,36 +61,37 @@ export function decodeBase64(input: Uint8Array, cap: number): [Uint8Array, numbe
 			bits &= (1 << held) - 1;
 		}
 	}
-	return [out, size];
+	return size;
 }
 
-/** Quoted-printable (RFC 2045 6.7): `=XX` a byte, `=` at a line's end a soft break. */
-export function decodeQuotedPrintable(input: Uint8Array, cap: number): [Uint8Array, number] {
-	const out = new Uint8Array(Math.min(cap, input.byteLength));
-	const length = input.byteLength;
-	let size = 0;
-	for (let at = 0; at < length; at++) {
+/**
+ * Quoted-printable (RFC 2045 6.7) from `input[start, end)` into `out` from `size`: `=XX` a byte,
+ * `=` at a line's end a soft break; `underscoreIsSpace` for RFC 2047's Q encoding. The size after,
+ * as decodeBase64's.
+ */
+export function decodeQuotedPrintable(input: Uint8Array, start: number, end: number, out: Uint8Array, size: number, underscoreIsSpace = false): number {
+	for (let at = start; at < end; at++) {
 		let byte = input[at];
 		if (byte === 0x3d) {
 			const high = hexValue(input[at + 1]);
-			const low = high < 0 ? -1 : hexValue(input[at + 2]);
+			const low = high < 0 || at + 2 >= end ? -1 : hexValue(input[at + 2]);
 			if (low >= 0) {
 				byte = high * 16 + low;
 				at += 2;
 			} else {
 				// A soft line break: "=" then optional white space then the line break.
 				let next = at + 1;
-				while (next < length && (input[next] === 0x20 || input[next] === 0x09)) next++;
-				if (next >= length || input[next] === LF || (input[next] === CR && input[next + 1] === LF)) {
-					at = next < length && input[next] === CR ? next + 1 : next;
+				while (next < end && (input[next] === 0x20 || input[next] === 0x09)) next++;
+				if (next >= end || input[next] === LF || (input[next] === CR && next + 1 < end && input[next + 1] === LF)) {
+					at = next < end && input[next] === CR ? next + 1 : next;
 					continue;
 				}
 			}
-		}
+		} else if (byte === 0x5f && underscoreIsSpace) byte = 0x20;
 		if (size < out.length) out[size] = byte;
 		size++;
 	}
-	return [out, size];
+	return size;
 }
 
 /** The value of a hexadecimal digit's character code, or -1. */

@@ -18,4 +18,6 @@ export const MIME_LIMITS = {
 	textChars: 4000,
 	/** RFC 2231 sections of one parameter (a long name takes a few dozen). */
 	sections: 100,
+	/** Parameters read in one header (real ones have a few; a parameter cut off is not read). */
+	parameters: 200,
 } as const;

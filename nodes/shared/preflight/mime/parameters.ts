@@ -10,10 +10,10 @@ import { decodeCharset, ENCODER } from './text';
  * sections `filename*0*=`, `filename*1=`, ... in any order). The package's one reader of them: an
  * attached email's parts and a download's Content-Disposition.
  *
- * Headers are untrusted: one pass forward over the text, the sections of a parameter capped in
- * number and length, each decoded once. A malformed RFC 2231 parameter (a section missing or given
- * twice, a bad percent-encoding, too many or too long sections) is no value, with the reason in
- * `unreadable`: a name is then taken from the parameters that remain, never guessed from a part.
+ * Headers are untrusted: one pass forward over the text, the parameters capped in number, the
+ * sections of one capped in number and length, decoded only when asked. A malformed RFC 2231 parameter (a section missing or given
+ * twice, a bad percent-encoding, too many or too long sections) is no value, with the reason: a
+ * name is then taken from the parameters that remain, never guessed from a part.
  */
 
 export interface Parameterized {
@@ -21,10 +21,12 @@ export interface Parameterized {
 	value: string;
 	/** Plain parameters by lower-case name, unquoted; the first of a name given twice. */
 	params: Map<string, string>;
-	/** RFC 2231 parameters by lower-case name (without `*`), their sections joined and decoded. */
-	extended: Map<string, string>;
-	/** RFC 2231 parameters that could not be read, and why. */
-	unreadable: Map<string, string>;
+	/**
+	 * The RFC 2231 parameter of this lower-case name (without `*`): its sections joined and decoded,
+	 * or why they cannot be; undefined when the header has none. Decoded when asked, so a header of
+	 * thousands of them costs their reading only.
+	 */
+	extended(name: string): { text: string } | { unreadable: string } | undefined;
 }
 
 const EQUALS = 0x3d;
@@ -35,10 +37,16 @@ const BACKSLASH = 0x5c;
 export function parseParameterized(header: string): Parameterized {
 	const params = new Map<string, string>();
 	const sectioned = new Map<string, Sections>();
+	let cut = false;
 	let semicolon = header.indexOf(';');
 	if (semicolon < 0) semicolon = header.length;
 	let at = semicolon + 1;
+	let read = 0;
 	while (at < header.length) {
+		if (read++ >= MIME_LIMITS.parameters) {
+			cut = true;
+			break;
+		}
 		let nameEnd = at;
 		for (let code = header.charCodeAt(nameEnd); nameEnd < header.length && code !== EQUALS && code !== SEMICOLON; code = header.charCodeAt(++nameEnd));
 		if (nameEnd >= header.length) break;
@@ -48,20 +56,21 @@ export function parseParameterized(header: string): Parameterized {
 			continue;
 		}
 		const name = header.slice(at, nameEnd).trim().toLowerCase();
-		const read = valueAt(header, nameEnd + 1);
-		at = read.next;
+		const { value, next } = valueAt(header, nameEnd + 1);
+		at = next;
 		const star = name.indexOf('*');
-		if (star >= 0) addSection(sectioned, name.slice(0, star), name.slice(star + 1), read.value);
-		else if (name && !params.has(name)) params.set(name, read.value);
+		if (star >= 0) addSection(sectioned, name.slice(0, star), name.slice(star + 1), value);
+		else if (name && !params.has(name)) params.set(name, value);
 	}
-	const extended = new Map<string, string>();
-	const unreadable = new Map<string, string>();
-	for (const [name, sections] of sectioned) {
+	const extended = (name: string) => {
+		const sections = sectioned.get(name);
+		if (!sections) return undefined;
+		// Its other sections may be among the parameters not read.
+		if (cut && !sections.problem) return { unreadable: `its header has over ${MIME_LIMITS.parameters} parameters: its RFC 2231 sections were not all read` };
 		const joined = sections.problem ?? joinSections(sections);
-		if (typeof joined === 'string') unreadable.set(name, joined);
-		else if (joined.text) extended.set(name, joined.text);
-	}
-	return { value: header.slice(0, semicolon).trim().toLowerCase(), params, extended, unreadable };
+		return typeof joined === 'string' ? { unreadable: joined } : joined;
+	};
+	return { value: header.slice(0, semicolon).trim().toLowerCase(), params, extended };
 }
 
 /**
@@ -71,8 +80,8 @@ export function parseParameterized(header: string): Parameterized {
  */
 export function fileNameIn({ params, extended }: Parameterized): string | undefined {
 	for (const name of ['filename', 'name']) {
-		const decoded = extended.get(name);
-		if (decoded) return decoded;
+		const decoded = extended(name);
+		if (decoded && 'text' in decoded && decoded.text) return decoded.text;
 		const plain = params.get(name);
 		if (plain === undefined || plain.length > MIME_LIMITS.textChars) continue;
 		const text = decodeEncodedWords(plain).trim();

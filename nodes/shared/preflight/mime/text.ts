@@ -20,16 +20,28 @@ export function latin1(bytes: Uint8Array): string {
 	return text;
 }
 
-/** Text in the charset a mail program names; an unknown charset, or UTF-8 that is not, read as `utf8OrLatin1`. */
-export function decodeCharset(bytes: Uint8Array, charset: string | undefined): string {
+/** A decoder for each charset label TextDecoder knows (a finite set), built once: building one costs microseconds. */
+const DECODERS = new Map<string, InstanceType<typeof TextDecoder>>();
+
+/**
+ * Text in the charset a mail program names; an unknown charset, or UTF-8 that is not, read as
+ * `utf8OrLatin1`. `lookups` caps the labels not seen before that one header may make it look up:
+ * an unknown one costs a thrown error, and a crafted header can name thousands.
+ */
+export function decodeCharset(bytes: Uint8Array, charset: string | undefined, lookups = { left: 1 }): string {
 	const label = charset?.trim().toLowerCase() ?? '';
 	if (label === '' || label === 'utf-8' || label === 'utf8') return utf8OrLatin1(bytes);
-	let decoder;
-	try {
-		decoder = new TextDecoder(label);
-	} catch {
-		// A charset TextDecoder does not know.
-		return utf8OrLatin1(bytes);
+	let decoder = DECODERS.get(label);
+	if (!decoder) {
+		if (lookups.left <= 0) return utf8OrLatin1(bytes);
+		lookups.left--;
+		try {
+			decoder = new TextDecoder(label);
+		} catch {
+			// A charset TextDecoder does not know.
+			return utf8OrLatin1(bytes);
+		}
+		DECODERS.set(label, decoder);
 	}
 	return decoder.decode(bytes);
 }

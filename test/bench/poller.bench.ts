@@ -25,8 +25,15 @@
  * so at most limit/2 documents per minute. With --fast (sandbox 20 times quicker) documents finish
  * in well under the 2 s the spec asks between reads, so delays measure that rule, not the policy,
  * and are not printed.
+ *
+ * `npm run bench -- --fast` is the short run (CI runs it): fast timing, 10 documents in batches
+ * of 5 and 3 single runs unless given, each scenario once, every peer, one memory run. Any run
+ * exits non-zero on an exception, on a document this package did not finish, on a peer without
+ * figures, or when the summary line lacks a figure its scenarios should have given.
  */
 import './n8nUserFolder';
+
+import type { ChildProcess } from 'node:child_process';
 
 import { FREE_PLAN_REQUESTS_PER_MINUTE, PAID_PLAN_REQUESTS_PER_MINUTE, startBenchSandbox } from './benchSandbox';
 import { outputOf, spawnTs, waitForOutput } from './childProcess';
@@ -34,12 +41,17 @@ import { benchDocuments } from './documents';
 import { measureStatementMapping, type MappingTimes } from './mapping';
 import type { UploadMemory } from './memory';
 import { pipelineFigures, poolRuns, quantile, type PipelineFigures } from './metrics';
-import { parseBenchArgs, type BenchOptions, type ScenarioKey } from './options';
+import { parseBenchArgs, type BenchOptions } from './options';
 import type { PeerRun } from './peerChild';
 import { PEER_NAMES, PEER_STYLES, type PeerName } from './peers';
+import { fixed, rssGrowthMb, summaryOf, uploadMb, type Scenario, type ScenarioResult } from './summary';
 import { runExtractionWorkflow, runOneAtATime, type FlowRun } from './workflow';
 
 const DEFAULTS = { docs: 60, runs: 60, batch: 10 };
+/** The short run (--fast): every scenario and peer, in about two minutes on a 2-core machine. */
+const FAST_DEFAULTS = { docs: 10, runs: 3, batch: 5 };
+/** The short run stops with an error past this: a hang must fail CI, not hold it. */
+const FAST_DEADLINE_MS = 10 * 60_000;
 /** The Poller's timeout per batch: far above the slowest typical document, so nothing times out. */
 const POLLER_TIMEOUT_SECONDS = 300;
 /** Starting 16 TypeScript processes at once on a busy 2-core machine takes a while. */
@@ -56,29 +68,13 @@ const MEMORY_RUNS = 3;
 /** Targets of issue 13. */
 const TARGETS = { requestsPerDoc: 2.3, shareOfBound: 0.95, batchEmitP50: 1.5, singleEmitP50: 1.5, singleEmitP95: 3, rssPerUploadedByte: 2 };
 
-interface Scenario {
-	key: Exclude<ScenarioKey, 'memory'>;
-	title: string;
-	docs: number;
-	batch: number;
-	lanes: number;
-	requestsPerMinute: number;
-	/** Runs of this package, each in a fresh sandbox: their figures are pooled (poolRuns). */
-	repeats: number;
-}
-
-interface ScenarioResult {
-	scenario: Scenario;
-	node: PipelineFigures;
-	run: FlowRun;
-	peers: Record<PeerName, PipelineFigures>;
-}
-
 function scenariosOf(options: BenchOptions): Scenario[] {
 	const free = FREE_PLAN_REQUESTS_PER_MINUTE;
+	// The batch runs are repeated for their median delay, which the fast timing does not print.
+	const batchRuns = options.fast ? 1 : BATCH_RUNS;
 	const all: Scenario[] = [
 		{ key: 'single', title: `One document at a time, ${options.runs} runs (Extract with Wait for Result), free plan`, docs: options.runs, batch: 1, lanes: 1, requestsPerMinute: free, repeats: 1 },
-		{ key: 'batch', title: `${options.docs} documents, free plan (${free} requests/min), one loop of batches of ${options.batch}`, docs: options.docs, batch: options.batch, lanes: 1, requestsPerMinute: free, repeats: BATCH_RUNS },
+		{ key: 'batch', title: `${options.docs} documents, free plan (${free} requests/min), one loop of batches of ${options.batch}`, docs: options.docs, batch: options.batch, lanes: 1, requestsPerMinute: free, repeats: batchRuns },
 		{
 			key: 'paid',
 			title: `${options.docs} documents, paid plan (${PAID_PLAN_REQUESTS_PER_MINUTE} requests/min), one loop of batches of ${options.batch}`,
@@ -93,10 +89,19 @@ function scenariosOf(options: BenchOptions): Scenario[] {
 	return all.filter((scenario) => options.only.includes(scenario.key));
 }
 
+/** Every child process the run started (peers, memory runs), stopped if the run fails. */
+const spawned = new Set<ChildProcess>();
+
 async function main(): Promise<void> {
-	const options = parseBenchArgs(process.argv.slice(2), DEFAULTS);
+	const options = parseBenchArgs(process.argv.slice(2), DEFAULTS, FAST_DEFAULTS);
 	const scenarios = scenariosOf(options);
-	console.log(`Benchmark: ${options.fast ? 'fast (20x) timing: delays not printed' : 'realistic timing (3-20 s)'}; scenarios: ${options.only.join(', ')}\n`);
+	if (options.fast) {
+		setTimeout(() => failNow(new Error(`the short run took over ${FAST_DEADLINE_MS / 60_000} minutes`)), FAST_DEADLINE_MS).unref();
+	}
+	console.log(
+		`Benchmark: ${options.fast ? 'fast (20x) timing: delays not printed' : 'realistic timing (3-20 s)'}; scenarios: ${options.only.join(', ')}; ` +
+			`${options.docs} documents in batches of ${options.batch}, ${options.runs} single runs\n`,
+	);
 
 	// Every peer of every scenario starts now, each in its own process and sandbox: the inline
 	// styles take minutes for what the node does in one or two, and they share nothing with it.
@@ -109,11 +114,17 @@ async function main(): Promise<void> {
 		results.push({ scenario, node: figures, run, peers: await peerRuns.get(scenario.key)!.figures });
 		printScenario(results.at(-1)!, options.fast);
 	}
-	const memory = options.only.includes('memory') ? await measureMemory() : undefined;
-	if (memory) printMemory(memory);
+	const memoryRuns = options.fast ? 1 : MEMORY_RUNS;
+	const memory = options.only.includes('memory') ? await measureMemory(memoryRuns) : undefined;
+	if (memory) printMemory(memory, memoryRuns);
 	if (!options.fast) printTargets(results, memory);
 	printMapping(measureStatementMapping());
-	console.log(`\n${summaryLine(results, memory, options.fast)}`);
+	const { line, problems } = summaryOf(results, memory, options.fast);
+	console.log(`\n${line}`);
+	if (problems.length > 0) {
+		console.error(`bench: FAILED: ${problems.join('; ')}`);
+		process.exitCode = 1;
+	}
 }
 
 async function runNodeScenario(scenario: Scenario, fast: boolean): Promise<{ figures: PipelineFigures; run: FlowRun }> {
@@ -143,20 +154,40 @@ async function runNodeScenarioOnce(scenario: Scenario, fast: boolean): Promise<{
 function startPeers(scenario: Scenario, fast: boolean): { ready: Promise<unknown>; figures: Promise<Record<PeerName, PipelineFigures>> } {
 	const children = PEER_NAMES.map((peer) => {
 		const run: PeerRun = { peer, docs: scenario.docs, fast, batch: scenario.batch, lanes: scenario.lanes, requestsPerMinute: scenario.requestsPerMinute };
-		const child = spawnTs('test/bench/peerChild.ts', [JSON.stringify(run)]);
+		const child = started(spawnTs('test/bench/peerChild.ts', [JSON.stringify(run)]));
 		return { peer, ready: waitForOutput(child, /^ready$/m, PEER_START_TIMEOUT_MS), output: outputOf(child) };
 	});
 	return {
 		ready: Promise.all(children.map((child) => child.ready)),
+		// A peer that fails (e.g. its fetch reset) ends the run at once: its figures would be missing.
 		figures: Promise.all(children.map(async ({ peer, output }) => [peer, lastJsonLine<PipelineFigures>(await output)] as const)).then(
 			(entries) => Object.fromEntries(entries) as Record<PeerName, PipelineFigures>,
+			(error: unknown) => failNow(error),
 		),
 	};
 }
 
-async function measureMemory(): Promise<UploadMemory> {
+function started(child: ChildProcess): ChildProcess {
+	spawned.add(child);
+	child.on('exit', () => spawned.delete(child));
+	return child;
+}
+
+function stopChildren(): void {
+	for (const child of spawned) child.kill();
+}
+
+/** A run that cannot finish stops at once, non-zero, instead of after the scenarios still running. */
+function failNow(error: unknown): never {
+	console.error(error);
+	console.error('bench: FAILED: see the error above');
+	stopChildren();
+	process.exit(1);
+}
+
+async function measureMemory(count: number): Promise<UploadMemory> {
 	const runs: UploadMemory[] = [];
-	for (let i = 0; i < MEMORY_RUNS; i++) runs.push(lastJsonLine<UploadMemory>(await outputOf(spawnTs('test/bench/memoryChild.ts', []))));
+	for (let i = 0; i < count; i++) runs.push(lastJsonLine<UploadMemory>(await outputOf(started(spawnTs('test/bench/memoryChild.ts', [])))));
 	return runs.sort((a, b) => rssGrowthMb(a) - rssGrowthMb(b))[Math.floor(runs.length / 2)];
 }
 
@@ -216,10 +247,10 @@ function printTargets(results: ScenarioResult[], memory: UploadMemory | undefine
 	}
 }
 
-function printMemory(memory: UploadMemory): void {
+function printMemory(memory: UploadMemory, runs: number): void {
 	console.log(
 		`\nMemory, ${memory.uploads} action-node executions each uploading ${fixed(memory.fileBytes / 1e6, 2)} MB at once ` +
-			`(${memory.accepted} accepted in ${fixed(memory.seconds, 1)} s; median of ${MEMORY_RUNS} runs, each in a fresh process, input items built beforehand):`,
+			`(${memory.accepted} accepted in ${fixed(memory.seconds, 1)} s; ${runs === 1 ? 'one run, in a fresh process' : `median of ${runs} runs, each in a fresh process`}, input items built beforehand):`,
 	);
 	printTable([
 		['', 'before', 'peak', 'growth'],
@@ -239,41 +270,6 @@ function printMapping(mapping: MappingTimes): void {
 	]);
 }
 
-/** The one-line summary: the batch scenario's figures under the keys earlier runs printed, then the rest. */
-function summaryLine(results: ScenarioResult[], memory: UploadMemory | undefined, fast: boolean): string {
-	const of = (key: ScenarioKey) => results.find((result) => result.scenario.key === key);
-	const batch = of('batch');
-	const single = of('single');
-	const delay = (figures: PipelineFigures | undefined, q: number) => (fast || !figures ? '-' : fixed(quantile(figures.emitDelays, q), 2));
-	const f = batch?.node;
-	const fields: Array<[string, string]> = [
-		['docs', f ? String(f.docs) : '-'],
-		['wall_s', f ? fixed(f.wallSeconds, 1) : '-'],
-		['docs_per_min', f ? fixed(f.docsPerMinute, 1) : '-'],
-		['bound_docs_per_min', batch ? fixed(batch.scenario.requestsPerMinute / 2, 1) : '-'],
-		['requests_per_doc', f ? fixed(f.requestsPerDoc, 2) : '-'],
-		['naive_requests_per_doc', batch ? fixed(batch.peers.naive.requestsPerDoc, 2) : '-'],
-		['http_429', f ? String(f.http429) : '-'],
-		['emit_p50_s', delay(f, 0.5)],
-		['emit_p95_s', delay(f, 0.95)],
-		['single_emit_p50_s', delay(single?.node, 0.5)],
-		['single_emit_p95_s', delay(single?.node, 0.95)],
-		['best_peer_requests_per_doc', batch ? fixed(Math.min(...PEER_NAMES.map((peer) => batch.peers[peer].requestsPerDoc)), 2) : '-'],
-		['rss_growth_mb', memory ? fixed(rssGrowthMb(memory), 0) : '-'],
-		['upload_mb', memory ? fixed(uploadMb(memory), 1) : '-'],
-	];
-	return `bench: ${fields.map(([key, value]) => `${key}=${value}`).join(' ')}`;
-}
-
-function rssGrowthMb(memory: UploadMemory): number {
-	return memory.peakRssMb - memory.baselineRssMb;
-}
-
-/** Bytes uploaded, in the same MB (2^20) as the RSS figures. */
-function uploadMb(memory: UploadMemory): number {
-	return (memory.uploads * memory.fileBytes) / (1024 * 1024);
-}
-
 function printTable(rows: string[][]): void {
 	const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
 	for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '));
@@ -283,11 +279,4 @@ function seconds(ms: number | null): string {
 	return ms === null ? '-' : fixed(ms / 1000, 2);
 }
 
-function fixed(value: number, digits: number): string {
-	return Number.isFinite(value) ? value.toFixed(digits) : '-';
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
-});
+main().catch(failNow);

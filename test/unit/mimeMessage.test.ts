@@ -292,6 +292,8 @@ describe('hostile messages', () => {
 		'thousands of RFC 2231 parameters in unknown charsets per part': { subject: 'hostile', files: pdfs(24), skipped: [] },
 		'names of thousands of empty encoded words in unknown charsets, four per part': { subject: 'hostile', files: pdfs(99).map(([name, type]) => [name, type, 20_008]), skipped: [PART_CAP] },
 		'thousands of kept header lines in Latin-1 in every part': { subject: 'hostile', files: pdfs(90, (n) => `${n}.pdf`), skipped: [] },
+		'a Content-Disposition folded over thousands of Latin-1 lines in every part': { subject: 'hostile', files: pdfs(68), skipped: [] },
+		'header names of 99 characters, up to the header cap in every part': { subject: 'hostile', files: pdfs(17), skipped: [] },
 		'thousands of parts': { subject: 'hostile', files: pdfs(99, (n) => `${n}.pdf`), skipped: [PART_CAP] },
 		'multiparts nested 12 deep around 4 MB of base64': { subject: 'hostile', files: [], skipped: [{ fileName: null, reason: 'parts nested more than 8 deep: they were not read' }] },
 		'multiparts nested 8 deep, every line starting like each boundary': { subject: 'hostile', files: [], skipped: [{ fileName: null, reason: 'parts nested more than 8 deep: they were not read' }] },

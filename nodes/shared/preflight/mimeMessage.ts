@@ -5,6 +5,7 @@ import { readHeaderBlock } from './mime/headers';
 import { MIME_LIMITS } from './mime/limits';
 import { multipartBodies } from './mime/multipart';
 import { fileNameIn, parseParameterized } from './mime/parameters';
+import { plainBytes } from './mime/text';
 
 /**
  * An email's files, read from its bytes (RFC 5322 / MIME, RFC 2045-2049): what Every Attachment
@@ -54,7 +55,7 @@ export type OpenedEmail =
  * `Subject`. A text file does not pass by chance: its first line would have to be a header.
  */
 export function looksLikeEmail(bytes: Uint8Array): boolean {
-	const head = bytes.subarray(0, 64 * 1024);
+	const head = plainBytes(bytes).subarray(0, 64 * 1024);
 	const block = readHeaderBlock(head, 0, head.byteLength, true);
 	if ('problem' in block || !block.ended || block.count < 2) return false;
 	const has = (name: string) => block.headers.has(name);
@@ -62,7 +63,8 @@ export function looksLikeEmail(bytes: Uint8Array): boolean {
 }
 
 /** The email's subject and its files, or why it cannot be read. */
-export function openEmail(bytes: Uint8Array): OpenedEmail {
+export function openEmail(email: Uint8Array): OpenedEmail {
+	const bytes = plainBytes(email);
 	if (bytes.byteLength > MIME_LIMITS.emailBytes) {
 		return { ok: false, reason: `the email is ${formatMegabytes(bytes.byteLength)} MB, over the ${formatMegabytes(MIME_LIMITS.emailBytes, 0)} MB read` };
 	}

@@ -1,4 +1,5 @@
 import { MAX_FILE_BYTES } from '../../limits';
+import { plainBytes } from './text';
 
 /** Content transfer encodings (RFC 2045 6): a part's body decoded into at most a cap, the rest only counted. */
 
@@ -16,7 +17,8 @@ const LF = 0x0a;
 const CR = 0x0d;
 
 /** A body decoded: at most MAX_FILE_BYTES kept; over it only the first bytes and `size`, the whole size. */
-export function decodeBody(email: Uint8Array, { start, end, encoding }: MimeBody): { bytes: Uint8Array; size?: number } {
+export function decodeBody(bytes: Uint8Array, { start, end, encoding }: MimeBody): { bytes: Uint8Array; size?: number } {
+	const email = plainBytes(bytes);
 	let out: Uint8Array;
 	let size: number;
 	if (encoding === 'base64') {

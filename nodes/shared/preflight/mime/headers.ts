@@ -19,6 +19,8 @@ export interface HeaderBlock {
 	bodyStart: number;
 }
 
+// Read once: an imported binding is a property read, here once per line.
+const { headerBytes: HEADER_BYTES, headerLines: HEADER_LINES } = MIME_LIMITS;
 const NOT_HEADERS = "it does not start with an email's headers";
 const TOO_LONG = `its headers run over ${formatCount(MIME_LIMITS.headerLines)} lines or ${formatCount(MIME_LIMITS.headerBytes / 1024)} KB, which no email's do`;
 
@@ -27,9 +29,7 @@ const TOO_LONG = `its headers run over ${formatCount(MIME_LIMITS.headerLines)} l
  * `strict` (an email's own headers): a line that is not a header is no email. In a part, such a
  * line starts the body, as mail readers take it.
  */
-export function readHeaderBlock(email: Uint8Array, start: number, end: number, strict: boolean): HeaderBlock | { problem: string } {
-	// Cut at `end`, so that no search for a line's end runs past the range.
-	const bytes = email.subarray(0, end);
+export function readHeaderBlock(bytes: Uint8Array, start: number, end: number, strict: boolean): HeaderBlock | { problem: string } {
 	const headers = new Map<string, string>();
 	let count = 0;
 	// The header being read: its name and where its lines' text lies, decoded once when it ends.
@@ -43,9 +43,9 @@ export function readHeaderBlock(email: Uint8Array, start: number, end: number, s
 	// A file saved from a mailbox (mbox) may start with its "From sender date" separator line.
 	if (strict && startsWithFromLine(bytes, pos)) pos = lineAt(bytes, pos, end)[1];
 	while (pos < end) {
-		if (count > MIME_LIMITS.headerLines) return { problem: TOO_LONG };
+		if (count > HEADER_LINES) return { problem: TOO_LONG };
 		const [lineEnd, next] = lineAt(bytes, pos, end);
-		if (lineEnd - start > MIME_LIMITS.headerBytes) return { problem: TOO_LONG };
+		if (lineEnd - start > HEADER_BYTES) return { problem: TOO_LONG };
 		if (lineEnd === pos) {
 			keep();
 			return { headers, count, ended: true, bodyStart: next };
@@ -65,7 +65,8 @@ export function readHeaderBlock(email: Uint8Array, start: number, end: number, s
 			keep();
 			count++;
 			inHeader = true;
-			const name = headerName(bytes, pos, colon);
+			// A name longer than any kept one (written with spaces before its colon at most) is not built.
+			const name = colon - pos > 40 ? '' : headerName(bytes, pos, colon);
 			// Only the first of a header given twice is kept: the others are not decoded either.
 			current = KEPT_HEADERS.has(name) && !headers.has(name) ? { name, segments: [colon + 1, lineEnd] } : undefined;
 		}
@@ -92,10 +93,8 @@ function joinedText(bytes: Uint8Array, segments: number[]): string {
 	for (let n = 0; n < segments.length; n += 2) length += segments[n + 1] - segments[n];
 	const joined = new Uint8Array(length);
 	let at = 0;
-	for (let n = 0; n < segments.length; n += 2) {
-		joined.set(bytes.subarray(segments[n], segments[n + 1]), at);
-		at += segments[n + 1] - segments[n];
-	}
+	// Copied byte by byte: a view per folded line costs more than its few bytes.
+	for (let n = 0; n < segments.length; n += 2) for (let from = segments[n]; from < segments[n + 1]; from++) joined[at++] = bytes[from];
 	return utf8OrLatin1(joined);
 }
 
@@ -103,10 +102,11 @@ function startsWithFromLine(bytes: Uint8Array, pos: number): boolean {
 	return bytes[pos] === 0x46 && bytes[pos + 1] === 0x72 && bytes[pos + 2] === 0x6f && bytes[pos + 3] === 0x6d && bytes[pos + 4] === 0x20;
 }
 
-/** Where the line at `pos` ends (its CR LF or LF left out) and where the next one starts. */
-export function lineAt(bytes: Uint8Array, pos: number, end: number): [number, number] {
-	const lf = bytes.indexOf(LF, pos);
-	if (lf < 0 || lf >= end) return [end, end];
+/** Where the line at `pos` ends (its CR LF or LF left out) and where the next one starts; searched here, not natively: header lines are many and short. */
+function lineAt(bytes: Uint8Array, pos: number, end: number): [number, number] {
+	let lf = pos;
+	while (lf < end && bytes[lf] !== LF) lf++;
+	if (lf >= end) return [end, end];
 	return [lf > pos && bytes[lf - 1] === CR ? lf - 1 : lf, lf + 1];
 }
 

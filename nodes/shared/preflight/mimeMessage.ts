@@ -12,12 +12,12 @@ import { plainBytes } from './mime/text';
  * needs of an email sent as an attachment (Outlook's and Gmail's "Forward as attachment",
  * `message/rfc822`, `.eml`). One level deep: an email attached inside it is named, not opened.
  *
- * The bytes are untrusted. Every step moves forward through them (lines and boundaries found with
- * native searches, no regular expression runs over the message), the headers, the parts, the
- * nesting and the RFC 2231 sections are capped (mime/limits.ts), and a part is decoded only when
- * asked, into at most MAX_FILE_BYTES: the work is linear in the message's size and the memory
- * bounded. The steps live in mime/: headers, parameters (RFC 2231), encodings, encodedWords
- * (RFC 2047), multipart.
+ * The bytes are untrusted. Every step moves forward through them, a few operations per byte and
+ * no regular expression over the message; the headers, their parameters, the parts, the nesting
+ * and the RFC 2231 sections are capped (mime/limits.ts), and a part is decoded only when asked,
+ * into at most MAX_FILE_BYTES: the work is linear in the message's size (each level of nesting
+ * scans its own parts once) and the memory bounded. The steps live in mime/: headers, parameters
+ * (RFC 2231), encodings, encodedWords (RFC 2047), multipart, text (charsets).
  */
 
 export { MIME_LIMITS } from './mime/limits';

@@ -2,7 +2,7 @@ import { formatCount } from '../../limits';
 import { MIME_LIMITS } from './limits';
 import { utf8OrLatin1 } from './text';
 
-/** Header blocks (RFC 5322 2.2), read line by line with native searches and capped in lines and bytes. */
+/** Header blocks (RFC 5322 2.2), read line by line in one pass, capped in lines and bytes; a header decoded once, when it ends. */
 
 const LF = 0x0a;
 const CR = 0x0d;

@@ -443,7 +443,7 @@ describe('Get Fields', () => {
 		expect(read.unexpected).toEqual([]);
 	});
 
-	it('pairs each input item\'s fields with it, and a template without fields gives no items', async () => {
+	it('pairs each input item\'s fields with it, and a template without fields gives one item that says so', async () => {
 		const requests: SeenRequest[] = [];
 		answer(nock(BASE).get('/api/v1/scanners/scn_1'), requests, [200, SCANNER]);
 		answer(nock(BASE).get('/api/v1/scanners/scn_empty'), requests, [200, { ...SCANNER, scanner_id: 'scn_empty', fields: [] }]);
@@ -452,8 +452,9 @@ describe('Get Fields', () => {
 		const input = ['scn_1', 'scn_empty', 'scn_1'].map((id) => ({ json: { id } }));
 		const { outputs, error } = await runAction(template('getFields', { templateId: byId('={{ $json.id }}') }), input);
 		expect(error).toBeUndefined();
-		expect(outputs[0].map((out) => out.json.name)).toEqual(['invoice_number', 'invoice_number']);
-		expectPairedItems(outputs[0], [0, 2]);
+		expect(outputs[0].map((out) => out.json.name)).toEqual(['invoice_number', null, 'invoice_number']);
+		expect(outputs[0][1].json).toEqual({ name: null, label: null, type: null, required: false, description: null, template_id: 'scn_empty', template_name: SCANNER.name });
+		expectPairedItems(outputs[0], [0, 1, 2]);
 		expect(unexpected).toEqual([]);
 	});
 

@@ -409,6 +409,21 @@ describe('template changes: every item checked first, each change sent once', ()
 		expect(fake.names(), 'a new manual run is a new change').toEqual(['A', 'B', 'B', 'A']);
 	});
 
+	it("another execution's successful run of the same change does not take away what the failed one kept for its Retry", async () => {
+		const fake = templates(['B']);
+		const cred = credential();
+		const parameters = createFrom('={{ $json.name }}');
+		await run({ parameters, input: items('A', 'B'), workflowId: 'wf-templates-apart', executionId: 'exec-a1', mode: 'webhook', credential: cred });
+		// Meanwhile the next scheduled execution creates A and ends well.
+		const next = await run({ parameters, input: items('A'), workflowId: 'wf-templates-apart', executionId: 'exec-a2', mode: 'webhook', credential: cred });
+		expect(next.error).toBeUndefined();
+		expect(fake.names()).toEqual(['A', 'B', 'A']);
+		// The user retries the failed execution: A was created by it, and is not created a third time.
+		const retried = await run({ parameters, input: items('A', 'B'), workflowId: 'wf-templates-apart', executionId: 'exec-a3', mode: 'retry', credential: cred });
+		expect(fake.names()).toEqual(['A', 'B', 'A', 'B']);
+		expect(descriptionOf(retried)).toContain('- item 1: created template "A"');
+	});
+
 	it('Delete under Retry On Fail: a template deleted by the first try is not deleted again', async () => {
 		const deletes: SeenRequest[] = [];
 		answer(nock(BASE).delete(/\/api\/v1\/scanners\/.+/).times(10), deletes, (request) =>

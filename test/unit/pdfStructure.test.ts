@@ -354,9 +354,15 @@ describe.skipIf(!QPDF_AVAILABLE || !CORPUS_DIR)('real-world PDFs (the corpus) ag
 const TIME_SLACK_MS = 30;
 
 describe(`the README's promise: a PDF is judged in at most about ${PDF_TIME_LIMIT_MS} ms`, () => {
-	it('README.md and the docs state the limit the reader has', () => {
-		for (const doc of ['README.md', 'docs/documents.md', 'docs/reliability.md']) {
-			expect(readFileSync(join(__dirname, '..', '..', doc), 'utf8'), doc).toContain(`${PDF_TIME_LIMIT_MS} ms`);
+	it('README.md and the docs promise the very limit the reader stops at, which the tests below time', () => {
+		const promises: Array<[string, RegExp]> = [
+			['README.md', /The PDF check reads only the file's structure, at most about (\d+) ms per file/],
+			['docs/documents.md', /in bounded work and at most about (\d+) ms per file/],
+			['docs/reliability.md', /stops at a fixed amount of work or after (\d+) ms/],
+		];
+		for (const [doc, promise] of promises) {
+			const stated = promise.exec(readFileSync(join(__dirname, '..', '..', doc), 'utf8').replace(/\s+/g, ' '))?.[1];
+			expect(Number(stated), `${doc}: the promised time`).toBe(PDF_TIME_LIMIT_MS);
 		}
 	});
 

@@ -47,6 +47,13 @@ export class SentLedger<T> {
 		}
 	}
 
+	/** The newest entry that matches, by a scan: for look-ups by part of the key. */
+	find(matches: (entry: SentEntry<T>, key: string) => boolean, now = Date.now()): SentEntry<T> | undefined {
+		let found: SentEntry<T> | undefined;
+		for (const [key, { entry, at }] of this.entries) if (now - at <= LIFETIME_MS && matches(entry, key)) found = entry;
+		return found;
+	}
+
 	/** Forgets the matching entries and says which keys they had. */
 	forgetWhere(matches: (entry: SentEntry<T>, key: string) => boolean): string[] {
 		const forgotten = [...this.entries].filter(([key, { entry }]) => matches(entry, key)).map(([key]) => key);

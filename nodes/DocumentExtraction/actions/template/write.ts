@@ -56,13 +56,19 @@ export function templateWrite(prepare: (ctx: IExecuteFunctions, itemIndex: numbe
 					sink.fail(itemIndex, error);
 				}
 			}
-			// Reached only when the run did not fail: no Retry will run it again.
-			for (const key of written) ledger.delete(key);
+			// Reached only when the run did not fail: no Retry will run it again. What other executions
+			// keep (a failed one's changes, for its Retry) stays.
+			const executionId = this.getExecutionId?.() ?? '';
+			for (const key of written) ledger.delete(entryKey(key, executionId));
 		},
 	};
 }
 
-/** At most this much of the changes' answers is kept (they are output again by a Retry). */
+/**
+ * At most this much of the changes' answers is kept (they are output again by a Retry). An entry
+ * is the change's and the execution's that sent it: another execution making the same change
+ * neither overwrites nor takes away what a failed one keeps for its Retry.
+ */
 const ledger = new SentLedger<IDataObject>({ maxBytes: 20_000_000 });
 
 function changeKey(ctx: IExecuteFunctions, account: string, itemIndex: number, write: TemplateWrite): string {
@@ -70,30 +76,37 @@ function changeKey(ctx: IExecuteFunctions, account: string, itemIndex: number, w
 	return JSON.stringify([account, ctx.getWorkflow().id ?? '', ctx.getNode().id, runIndexOf(ctx), itemIndex, change]);
 }
 
+function entryKey(changeKey: string, executionId: string): string {
+	return JSON.stringify([changeKey, executionId]);
+}
+
 async function writeOnce(ctx: IExecuteFunctions, itemIndex: number, key: string, write: TemplateWrite): Promise<IDataObject> {
 	const executionId = ctx.getExecutionId?.() ?? '';
-	const earlier = ledger.get(key);
-	const sameExecution = executionId !== '' && earlier?.executionId === executionId;
-	// n8n's Retry of a failed execution re-runs the failed node with the same input, in a new execution.
-	if (earlier?.kind === 'accepted' && (sameExecution || ctx.getMode() === 'retry')) return earlier.answer;
-	if (earlier?.kind === 'uncertain' && sameExecution) {
+	// Retry On Fail: this execution's earlier try.
+	const own = executionId === '' ? undefined : ledger.get(entryKey(key, executionId));
+	if (own?.kind === 'accepted') return own.answer;
+	if (own?.kind === 'uncertain') {
 		throw itemError(
 			ctx.getNode(),
 			itemIndex,
 			'an earlier try of this execution sent this change and got no clear answer',
-			`The earlier try ended with: ${earlier.message.replace(/\.?$/, '.')} The change was not sent again: check the template with Get Template or Get Many.`,
+			`The earlier try ended with: ${own.message.replace(/\.?$/, '.')} The change was not sent again: check the template with Get Template or Get Many.`,
 		);
 	}
+	// n8n's Retry of a failed execution re-runs the failed node with the same input, in a new
+	// execution: the failed one's applied change is what it kept.
+	const kept = ctx.getMode() === 'retry' ? ledger.find((entry, entryKeyOf) => entry.kind === 'accepted' && (JSON.parse(entryKeyOf) as string[])[0] === key) : undefined;
+	if (kept?.kind === 'accepted') return kept.answer;
 	const outcome = await write.send().then(
 		(answer) => ({ answer }),
 		(error: unknown) => ({ error }),
 	);
 	if ('answer' in outcome) {
-		ledger.set(key, { kind: 'accepted', answer: outcome.answer, executionId });
+		ledger.set(entryKey(key, executionId), { kind: 'accepted', answer: outcome.answer, executionId });
 		if (write.changesTemplate) forgetTemplate(write.changesTemplate);
 		return outcome.answer;
 	}
-	if (mayHaveBeenApplied(outcome.error)) ledger.set(key, { kind: 'uncertain', message: (outcome.error as Error).message, executionId });
+	if (mayHaveBeenApplied(outcome.error)) ledger.set(entryKey(key, executionId), { kind: 'uncertain', message: (outcome.error as Error).message, executionId });
 	throw outcome.error;
 }
 

@@ -27,6 +27,11 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const CLAIM_SLOT_MS = 10 * 60 * 1000;
 /** Between look-ups of a document claimed elsewhere: its upload usually takes seconds. */
 const CLAIM_WAIT_MS = { first: 1_000, max: 15_000 };
+/**
+ * A look-up's by-products last a few database round trips; a claim still beside a day mark after
+ * this long belongs to an extraction that finished but whose claim's removal was lost.
+ */
+const CLAIM_BESIDE_MARK_MS = 30_000;
 
 function dayOf(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
@@ -55,6 +60,7 @@ export type MarkLookup =
 
 /** Looks for the document's marks, waiting while another process holds its claim. */
 export async function findMark(session: MarkSession, documentKey: string, signal?: AbortSignal, clock: () => number = Date.now): Promise<MarkLookup> {
+	let waitedBesideMark = 0;
 	for (let pause = CLAIM_WAIT_MS.first; ; pause = Math.min(pause * 2, CLAIM_WAIT_MS.max)) {
 		const now = clock();
 		const days = dayMarks(documentKey, now);
@@ -65,8 +71,10 @@ export async function findMark(session: MarkSession, documentKey: string, signal
 		const firstDay = days.find((day) => probe.held.has(day))?.split('@')[1];
 		if (claimedElsewhere || firstDay) {
 			await session.remove(probe.added);
-			if (!claimedElsewhere) return { firstDay: firstDay as string };
-			await waitFor(pause * (0.75 + Math.random() / 2), signal);
+			if (!claimedElsewhere || (firstDay && waitedBesideMark >= CLAIM_BESIDE_MARK_MS)) return { firstDay: firstDay as string };
+			const waited = pause * (0.75 + Math.random() / 2);
+			await waitFor(waited, signal);
+			waitedBesideMark = firstDay ? waitedBesideMark + waited : 0;
 			continue;
 		}
 		// Not extracted: this slot's claim stays (until the mark of the upload holds), the rest goes now.

@@ -87,8 +87,8 @@ export class MarkSession {
 	async settle(): Promise<void> {
 		if (this.lastWriteAt === 0) return;
 		for (let round = 1; round <= MARK_TIMING.settleRounds; round++) {
-			// At random within a second settle time, so that runs that wrote at once do not settle at once.
-			await waitFor(this.lastWriteAt + MARK_TIMING.settleMs * (1 + Math.random()) - Date.now(), this.ctx.getExecutionCancelSignal?.());
+			// At random within two more settle times, so that runs that wrote at once do not settle at once.
+			await waitFor(this.lastWriteAt + MARK_TIMING.settleMs * (1 + 2 * Math.random()) - Date.now(), this.ctx.getExecutionCancelSignal?.());
 			if (this.kept.size > 0) {
 				const probe = await this.record([...this.kept]);
 				if (!probe) return;

@@ -8,6 +8,7 @@ import { waitFor } from '../wait';
 import { apiKeyProblem, baseUrlProblem, normaliseBaseUrl } from './connection';
 import { CHANGE_NOT_SENT_AGAIN, describeServiceError, serviceApiError, UPLOAD_NOT_SENT_AGAIN, type RequestKind } from './errors';
 import { multipartBody, type MultipartBody, type UploadFile } from './multipart';
+import { networkError, networkFailure } from './networkErrors';
 import { rateBudgetFor, type RateBudget } from './rateBudget';
 
 /**
@@ -128,7 +129,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 			const failure = networkFailure(error);
 			// An upload that failed after it left may have been accepted: retrying could charge twice.
 			if (idempotent && (await retry('idempotent'))) continue;
-			const unreachable = networkError(node, failure, kind, call.itemIndex);
+			const unreachable = networkError(node, failure, kind, RETRY.idempotentRetries + 1, call.itemIndex);
 			throw idempotent ? unreachable : mayHaveBeenAccepted(unreachable);
 		}
 		budget.observe(response.headers);
@@ -239,44 +240,6 @@ function retryAfterMs(headers: Record<string, unknown>, body: unknown): number {
 function backoff(baseMs: number, attempt: number): number {
 	const ceiling = Math.min(RETRY.maxBackoffMs, baseMs * 2 ** (attempt - 1));
 	return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
-}
-
-interface NetworkFailure {
-	code: string;
-	timedOut: boolean;
-}
-
-/** Keeps only the error's code: n8n's request errors carry the request, API key header included. */
-function networkFailure(error: unknown): NetworkFailure {
-	const candidate = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-	const code = String(candidate?.cause?.code ?? candidate?.code ?? 'NETWORK_ERROR');
-	// axios reports a timeout as ECONNABORTED with "timeout of N ms exceeded"; other aborts share the code.
-	const timedOut = code === 'ETIMEDOUT' || /timeout/i.test(`${String(candidate?.cause?.message ?? '')} ${String(candidate?.message ?? '')}`);
-	return { code, timedOut };
-}
-
-/** Words, not codes: NodeApiError swaps a message containing a code like ECONNRESET for its generic text. */
-const NETWORK_CODE_WORDS: Record<string, string> = {
-	ECONNRESET: 'the connection was reset',
-	ECONNREFUSED: 'the connection was refused',
-	ECONNABORTED: 'the connection was aborted',
-	ENOTFOUND: 'the host name was not found',
-	EAI_AGAIN: 'the host name could not be looked up',
-	EHOSTUNREACH: 'the host is unreachable',
-	EPIPE: 'the connection closed while sending',
-};
-
-function networkError(node: INode, failure: NetworkFailure, kind: RequestKind, itemIndex?: number): NodeApiError {
-	const what = failure.timedOut
-		? 'The service did not answer in time'
-		: `Could not reach the service: ${NETWORK_CODE_WORDS[failure.code] ?? 'a network error occurred'}`;
-	const description = {
-		upload: `${UPLOAD_NOT_SENT_AGAIN} Check the Base URL and your network, then run the item again if no result appeared.`,
-		change: `Check the Base URL and your network. ${CHANGE_NOT_SENT_AGAIN}`,
-		read: `Check the Base URL in the credential and your network connection. The node already tried ${RETRY.idempotentRetries + 1} times.`,
-	}[kind];
-	// Not `code`: NodeApiError would replace our message with its generic text for that code.
-	return new NodeApiError(node, { network_error: failure.code }, { message: what, description: `${description} (${failure.code})`, itemIndex, failure: { cause: 'temporarily-unavailable' } });
 }
 
 function unreadableAnswer(node: INode, statusCode: number, kind: RequestKind, zodError: z.ZodError, itemIndex?: number): NodeApiError {

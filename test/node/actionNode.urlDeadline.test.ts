@@ -12,7 +12,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 
 import { DOWNLOAD } from '../../nodes/DocumentExtraction/actions/document/readers/download/deadline';
 import { minimalPdf } from '../harness/documents';
-import { BASE, runAction, useNock } from './actionNode.support';
+import { startNode } from '../harness/engine';
+import { BASE, credential, runAction, useNock } from './actionNode.support';
 
 useNock();
 
@@ -84,5 +85,24 @@ describe('a download has one deadline, whatever the server does', () => {
 		vi.restoreAllMocks();
 		expect(result.error?.message).toBe('Item 1: The file could not be downloaded: it did not arrive within 2 seconds (https://silent-dns.example.test/a.pdf)');
 		expect((Date.now() - started) / 1000).toBeLessThan(DEADLINE_MS / 1000 + 2);
+	});
+
+	it('cancelling the execution stops a download at once, long before the deadline, and closes its connection', async () => {
+		DOWNLOAD.deadlineMs = 60_000;
+		const upload = nock(BASE).post('/api/v1/process').reply(500);
+		const started = Date.now();
+		const running = startNode({
+			nodeType: 'action',
+			parameters: { resource: 'document', operation: 'extract', documentSource: 'url', fileUrl: `http://127.0.0.1:${port}/drip.pdf`, options: { allowPrivateNetworkAddresses: true } },
+			credential: credential(),
+			input: [{ json: {} }],
+		});
+		await new Promise((resolve) => setTimeout(resolve, 500));
+		running.cancel();
+		await running.result;
+
+		expect((Date.now() - started) / 1000).toBeLessThan(3);
+		expect(upload.isDone()).toBe(false);
+		await expect.poll(() => open.size, { timeout: 2000 }).toBe(0);
 	});
 });

@@ -99,6 +99,7 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 	// the whole call (one per document would pass Node's limit of 10 per signal and print a warning
 	// in n8n's log).
 	const wakeUp = new WakeUp(deps.wait);
+	const readsInFlight = new Set<Promise<void>>();
 	deps.signal?.addEventListener('abort', wakeUp.wake, { once: true });
 
 	const settle = async (watch: Watch, outcome: PollOutcome) => {
@@ -184,13 +185,17 @@ export async function pollResults(targets: PollTarget[], options: PollOptions, d
 				else if (step.action === 'wait') wakeAt = Math.min(wakeAt, step.until);
 				else if (free > 0) {
 					free -= 1;
-					void readBeside(step.watch);
+					const reading = readBeside(step.watch).finally(() => readsInFlight.delete(reading));
+					readsInFlight.add(reading);
 				} // else due, but no slot is free: the next answer frees one and wakes the planner.
 			}
 			if (open.size === 0) break;
 			// Until the next read is due, a read ends, or the execution is cancelled.
 			await wakeUp.sleep(wakeAt - now);
 		}
+		// A watch leaves `open` when its outcome is known, before its target has settled (settling
+		// may still write, e.g. take a charge mark away): every target settles before the call ends.
+		while (readsInFlight.size > 0 && !failure) await Promise.all(readsInFlight);
 	} finally {
 		stopped = true;
 		deps.signal?.removeEventListener('abort', wakeUp.wake);

@@ -13,13 +13,11 @@
  */
 import './n8nUserFolder';
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
@@ -28,10 +26,10 @@ import { paddedPdf } from '../fixtures/documents/special-files';
 import { runNode } from '../harness/engine';
 import { DEMO_KEY } from '../sandbox';
 import { spawnTs, waitForOutput } from './childProcess';
+import { mb, runMemoryBench } from './memoryRuns';
 
 const DEFAULT_COUNTS = [100, 1000];
 const FILE_BYTES = 1_000_000;
-const MB = 1024 * 1024;
 const RESULT_LINE = 'URL-MEMORY-RESULT ';
 
 interface Measure {
@@ -117,24 +115,7 @@ async function measure(links: number): Promise<Measure> {
 	}
 }
 
-/** One count in a fresh process, so no run starts with what an earlier one left in the heap. */
-function measureInChild(links: number): Promise<Measure> {
-	const child = spawn(process.execPath, [...process.execArgv, __filename, '--links', String(links), '--child'], { stdio: ['ignore', 'pipe', 'inherit'] });
-	let output = '';
-	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-	return new Promise((resolve, reject) => {
-		child.on('error', reject);
-		child.on('exit', (code) => {
-			const line = output.split('\n').find((text) => text.startsWith(RESULT_LINE));
-			if (code !== 0 || !line) reject(new Error(`the run over ${links} links exited with ${code}: ${output.slice(-2000)}`));
-			else resolve(JSON.parse(line.slice(RESULT_LINE.length)) as Measure);
-		});
-	});
-}
-
-const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
-
-function report(measures: Measure[]): void {
+function table(measures: Measure[]): void {
 	console.log(`Links to files of ${(FILE_BYTES / 1e6).toFixed(1)} MB on this machine (binary data mode filesystem), one run each, RSS sampled every 20 ms:`);
 	console.log('');
 	console.log('| links | files in all | time | RSS before | peak, downloading and checking | peak, uploading |');
@@ -146,30 +127,14 @@ function report(measures: Measure[]): void {
 	for (const m of measures) {
 		if (m.receipts !== m.links || m.error) console.log(`${m.links} links: ${m.receipts} receipts, ${m.errors} errors${m.error ? `, first: ${m.error}` : ''}`);
 	}
-	const peak = (m: Measure) => Math.max(m.peakChecking, m.peakUploading);
-	const [first, ...others] = measures;
-	for (const other of others) {
-		console.log(`peak RSS for ${other.links} links: ${(peak(other) / peak(first)).toFixed(2)} times that for ${first.links} (${mb(peak(other))} / ${mb(peak(first))})`);
-	}
 }
 
-async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { links: { type: 'string' }, child: { type: 'boolean' } } });
-	const counts = values.links ? values.links.split(',').map(Number) : DEFAULT_COUNTS;
-	if (counts.some((count) => !Number.isSafeInteger(count) || count < 1)) throw new Error('--links takes counts such as 100,1000');
-	if (values.child) {
-		console.log(`${RESULT_LINE}${JSON.stringify(await measure(counts[0]))}`);
-		return;
-	}
-	const measures: Measure[] = [];
-	for (const links of counts) {
-		console.log(`${links} links...`);
-		measures.push(await measureInChild(links));
-	}
-	report(measures);
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
+runMemoryBench({
+	unit: 'links',
+	script: __filename,
+	resultLine: RESULT_LINE,
+	defaultCounts: DEFAULT_COUNTS,
+	measure,
+	table,
+	peak: (m) => Math.max(m.peakChecking, m.peakUploading),
 });

@@ -13,11 +13,9 @@
  */
 import './n8nUserFolder';
 
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 
 import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
@@ -27,10 +25,10 @@ import { paddedPdf } from '../fixtures/documents/special-files';
 import { runNode } from '../harness/engine';
 import { DEMO_KEY } from '../sandbox';
 import { spawnTs, waitForOutput } from './childProcess';
+import { mb, runMemoryBench } from './memoryRuns';
 
 const DEFAULT_COUNTS = [100, 1000];
 const FILE_BYTES = 4_300_000;
-const MB = 1024 * 1024;
 /** Long enough for 1,000 documents read at the key's pace: the wait must not time out. */
 const WAIT_TIMEOUT_SECONDS = 3 * 3600;
 const RESULT_LINE = 'MEMORY-RESULT ';
@@ -115,24 +113,7 @@ async function measure(files: number): Promise<Measure> {
 	}
 }
 
-/** One count in a fresh process, so no run starts with what an earlier one left in the heap. */
-function measureInChild(files: number): Promise<Measure> {
-	const child = spawn(process.execPath, [...process.execArgv, __filename, '--files', String(files), '--child'], { stdio: ['ignore', 'pipe', 'inherit'] });
-	let output = '';
-	child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-	return new Promise((resolve, reject) => {
-		child.on('error', reject);
-		child.on('exit', (code) => {
-			const line = output.split('\n').find((text) => text.startsWith(RESULT_LINE));
-			if (code !== 0 || !line) reject(new Error(`the run over ${files} files exited with ${code}: ${output.slice(-2000)}`));
-			else resolve(JSON.parse(line.slice(RESULT_LINE.length)) as Measure);
-		});
-	});
-}
-
-const mb = (bytes: number) => `${(bytes / MB).toFixed(0)} MB`;
-
-function report(measures: Measure[]): void {
+function table(measures: Measure[]): void {
 	console.log(`Stored files of ${(FILE_BYTES / 1e6).toFixed(1)} MB (binary data mode filesystem), one run each, RSS sampled every 20 ms:`);
 	console.log('');
 	console.log('| files | stored | time | RSS before | peak, reading and checking | peak, uploading | waiting (median) | waiting (peak) |');
@@ -146,30 +127,14 @@ function report(measures: Measure[]): void {
 	for (const m of measures) {
 		if (m.results !== m.files || m.error) console.log(`${m.files} files: ${m.results} results out${m.error ? `, error: ${m.error}` : ''}`);
 	}
-	const peak = (m: Measure) => Math.max(m.peakChecking, m.peakUploading, m.waitingPeak);
-	const [first, ...others] = measures;
-	for (const other of others) {
-		console.log(`peak RSS for ${other.files} files: ${(peak(other) / peak(first)).toFixed(2)} times that for ${first.files} (${mb(peak(other))} / ${mb(peak(first))})`);
-	}
 }
 
-async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { files: { type: 'string' }, child: { type: 'boolean' } } });
-	const counts = values.files ? values.files.split(',').map(Number) : DEFAULT_COUNTS;
-	if (counts.some((count) => !Number.isSafeInteger(count) || count < 1)) throw new Error('--files takes counts such as 100,1000');
-	if (values.child) {
-		console.log(`${RESULT_LINE}${JSON.stringify(await measure(counts[0]))}`);
-		return;
-	}
-	const measures: Measure[] = [];
-	for (const files of counts) {
-		console.log(`${files} files...`);
-		measures.push(await measureInChild(files));
-	}
-	report(measures);
-}
-
-main().catch((error: unknown) => {
-	console.error(error);
-	process.exitCode = 1;
+runMemoryBench({
+	unit: 'files',
+	script: __filename,
+	resultLine: RESULT_LINE,
+	defaultCounts: DEFAULT_COUNTS,
+	measure,
+	table,
+	peak: (m) => Math.max(m.peakChecking, m.peakUploading, m.waitingPeak),
 });

@@ -23,7 +23,7 @@ export interface CheckedDocument {
 
 /**
  * The check of one candidate, whatever its reader (readers/ call it as they read), and what
- * "Include Input Binary" passes with it. What it returns holds no bytes (but a download's, kept).
+ * "Include Input Binary" passes with it. What it returns holds no bytes.
  */
 export async function checkCandidate(
 	ctx: IExecuteFunctions,
@@ -61,21 +61,21 @@ export interface CheckedFile {
 	fileName: string;
 	mimeType: string;
 	warning?: string;
-	/** The file to send: read again and proven to be the file that was checked, or the one kept. */
+	/** The file to send: read again and proven to be the file that was checked. */
 	forUpload(): Promise<UploadFile>;
 }
 
 /**
  * Checks a file before anything is sent, so a file the service would refuse costs no request and
- * no page; names and types it from its content. With `readAgain` the bytes are let go once judged
- * and read again for the upload; without it (a download: a link is not fetched twice) they are kept.
+ * no page; names and types it from its content. The bytes are let go once judged and read again
+ * with `readAgain` for the upload (a download from the copy url.ts stored in n8n's binary data).
  */
 export async function checkUploadFile(
 	ctx: IExecuteFunctions,
 	itemIndex: number,
 	file: ReadFile,
 	fileNameOverride: string,
-	readAgain?: ReadAgain,
+	readAgain: ReadAgain,
 ): Promise<CheckedFile> {
 	const fileName = fileNameOverride.trim() || file.fileName || `document-${itemIndex + 1}`;
 	const inspection = await inspectUpload(file.bytes, fileName, file.mimeType, file.size);
@@ -90,13 +90,7 @@ export async function checkUploadFile(
 		mimeType: inspection.mimeType,
 		...(inspection.warning ? { warning: `${itemLabel(itemIndex)} (${fileName}): ${inspection.warning}` } : {}),
 	};
-	if (!readAgain) return keptFile({ ...checked, bytes: file.bytes, frame: file.frame });
 	return fileReadAgain(ctx, itemIndex, checked, fingerprintOf(file.bytes), readAgain);
-}
-
-function keptFile(file: UploadFile & { warning?: string }): CheckedFile {
-	const { warning, ...upload } = file;
-	return { fileName: upload.fileName, mimeType: upload.mimeType, ...(warning ? { warning } : {}), forUpload: async () => upload };
 }
 
 /** What is kept of a judged file to know it again: its size and SHA-256. */

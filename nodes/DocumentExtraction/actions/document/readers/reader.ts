@@ -21,7 +21,7 @@ export interface ReadFile {
 	mimeType?: string;
 }
 
-/** Reads the file again, from where it was read the first time (n8n's binary data, or the attached email in it). */
+/** Reads the file again for its upload: from n8n's binary data (a download from the copy stored there, download/stored.ts), or the attached email in it. */
 export type ReadAgain = () => Promise<ReadFile>;
 
 /** Where a file of the item came from: its binary field and file name, and the attached email it was in. */
@@ -41,7 +41,7 @@ export interface LinkOrigin extends IDataObject {
 }
 
 /** The file the check reads, and how its upload reads it again; or why it could not be read. */
-export type FirstRead = { file: ReadFile; readAgain?: ReadAgain } | { error: unknown };
+export type FirstRead = { file: ReadFile; readAgain: ReadAgain } | { error: unknown };
 
 /** One document of an item as its reader found it, not yet checked. */
 export interface DocumentCandidate {
@@ -54,9 +54,9 @@ export interface DocumentCandidate {
 	 */
 	ownFile?: { field: string; extracted?: boolean };
 	/**
-	 * Its bytes and, when they are let go after the check, how to read them again for the upload
-	 * (without `readAgain` they are kept: a link is not fetched twice). An `error` fails this
-	 * document alone, as the check refusing it would.
+	 * Its bytes, let go after the check, and how to read them again for the upload (a download is
+	 * not fetched twice: it is read from n8n's binary data, where url.ts stored it). An `error`
+	 * fails this document alone, as the check refusing it would.
 	 */
 	read: FirstRead;
 }
@@ -96,9 +96,9 @@ export function unopenedPackage(ctx: IExecuteFunctions, i: number, fileName: str
 }
 
 /** The first read of a file: a failure is that document's, not the item's. */
-export async function firstRead(read: () => Promise<ReadFile>, readAgain?: ReadAgain): Promise<FirstRead> {
+export async function firstRead(read: () => Promise<ReadFile>, readAgain: ReadAgain): Promise<FirstRead> {
 	try {
-		return { file: await read(), ...(readAgain ? { readAgain } : {}) };
+		return { file: await read(), readAgain };
 	} catch (error) {
 		return { error };
 	}

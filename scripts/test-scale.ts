@@ -27,6 +27,7 @@ import { startCollector } from '../test/scale/collector';
 import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/scale/crash';
 import { scaleBatch } from '../test/scale/documents';
 import { sendDuplicates } from '../test/scale/duplicates';
+import { sendMetAgain } from '../test/scale/metAgain';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
 import { checksList, figuresTable, summaryLine, workerActivity, workersTable } from '../test/scale/report';
 import { FINISH_STORED, SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, finishStoredWorkflow, scaleWorkflow } from '../test/scale/workflows';
@@ -39,6 +40,9 @@ import { sandboxCredential } from './n8n/workflows';
 
 /** Copies of one invoice sent as separate executions (the duplicates phase). */
 const DUPLICATE_COPIES = 6;
+
+/** Different invoices sent at once, then again (the met-again phase). */
+const MET_AGAIN_INVOICES = 20;
 
 /** The free plan's limit (spec 8): the one the suite is held to. */
 const RATE_LIMIT_PER_MINUTE = 60;
@@ -129,7 +133,10 @@ async function main(): Promise<() => void> {
 	const duplicates = await phase('duplicates: the same invoice in 6 executions, spread over the workers', () =>
 		sendDuplicates({ mainUrl: n8n.main.url, sandbox, collector, workers: n8n.workers, runId, copies: DUPLICATE_COPIES, log }),
 	);
-	const duplicateExecutions = new Set(duplicates.copies.map((copy) => copy.execution));
+	const metAgain = await phase(`met again: ${MET_AGAIN_INVOICES} different invoices at once across the workers, then the same again`, () =>
+		sendMetAgain({ mainUrl: n8n.main.url, sandbox, collector, runId, count: MET_AGAIN_INVOICES, log }),
+	);
+	const duplicateExecutions = new Set([...duplicates.copies.map((copy) => copy.execution), ...metAgain.executions]);
 
 	let crash: CrashReport | undefined;
 	let crashFailure: Check | undefined;
@@ -164,6 +171,7 @@ async function main(): Promise<() => void> {
 		},
 		...workersCheck(activity),
 		...duplicates.checks,
+		...metAgain.checks,
 		...(crash?.checks ?? []),
 		...(crashFailure ? [crashFailure] : []),
 	];

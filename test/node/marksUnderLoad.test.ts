@@ -53,5 +53,5 @@ describe('charge marks under load, over a store with n8n\'s unlocked row', () =>
 		for (const result of again) expect(result.outputs[0][0].json).toMatchObject({ status: 'duplicate', first_extracted_at: today() });
 		// Every mark the first executions left is in the row, nothing more: no claim, no probe.
 		expect(deduplicationStore().rowSize(workflowId)).toBe(count);
-	}, 120_000);
+	}, 300_000);
 });

@@ -31,7 +31,7 @@ const CLAIM_WAIT_MS = { first: 1_000, max: 15_000 };
  * A look-up's by-products last a few database round trips; a claim still beside a day mark after
  * this long belongs to an extraction that finished but whose claim's removal was lost.
  */
-const CLAIM_BESIDE_MARK_MS = 30_000;
+const CLAIM_BESIDE_MARK_MS = 10_000;
 
 function dayOf(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);

@@ -14,6 +14,8 @@ export default defineConfig({
 		exclude: ['test/e2e/**', 'test/ui/**', 'test/faults/**', 'node_modules/**'],
 		// n8n-core writes `<folder>/.n8n`: a temporary folder per run, removed afterwards.
 		globalSetup: ['test/harness/userFolder.setup.ts'],
+		// In each test process: a settle time for charge marks fit for the test store.
+		setupFiles: ['test/harness/markTiming.setup.ts'],
 		testTimeout: 30_000,
 		hookTimeout: 30_000,
 		pool: 'forks',

@@ -8,6 +8,9 @@
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
+import { MARK_TIMING } from '../../nodes/shared/http/markRow';
+import { N8N_SETTLE_MS } from '../harness/markTiming.setup';
+
 import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
 import { loadFixture } from '../fixtures';
 import { deduplicationStore } from '../harness/deduplication';
@@ -15,10 +18,16 @@ import { binaryItem, runNode, type RunResult, type TestCredential } from '../har
 import { startSandbox, type Sandbox } from '../sandbox';
 
 let sandbox: Sandbox;
+const testSettleMs = MARK_TIMING.settleMs;
 beforeAll(async () => {
 	sandbox = await startSandbox({ timing: 'fast' });
+	// n8n's own settle time: the shortened one is too short for 32 writers at once on a busy machine.
+	MARK_TIMING.settleMs = N8N_SETTLE_MS;
 });
-afterAll(async () => await sandbox?.stop());
+afterAll(async () => {
+	MARK_TIMING.settleMs = testSettleMs;
+	await sandbox?.stop();
+});
 
 /** Different documents: the same invoice under other names is another document to the ledger. */
 async function invoices(count: number, prefix: string): Promise<INodeExecutionData[]> {

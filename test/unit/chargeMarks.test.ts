@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findMark, markExtracted, unmark } from '../../nodes/shared/http/chargeMarks';
 import { MARK_TIMING, MarkSession } from '../../nodes/shared/http/markRow';
 import { deduplicationStore } from '../harness/deduplication';
+import { N8N_SETTLE_MS } from '../harness/markTiming.setup';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2026-11-26T10:00:00Z');
@@ -131,7 +132,7 @@ describe('charge marks', () => {
 	it.each([8, 32])('%i runs marking different documents at the same moment: every mark holds', async (count) => {
 		const workflowId = `wf-marks-load-${count}`;
 		// The settle time n8n runs with: the shortened one is too short for 32 writers at once.
-		MARK_TIMING.settleMs = settleMs;
+		MARK_TIMING.settleMs = N8N_SETTLE_MS;
 		try {
 			await Promise.all(Array.from({ length: count }, (_, i) => extractedBy(workflowId, `doc-${i}`, NOW)));
 		} finally {

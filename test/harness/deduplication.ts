@@ -14,6 +14,7 @@ import { createHash } from 'crypto';
 import { DataDeduplicationService } from 'n8n-core';
 import { sleep } from 'n8n-workflow';
 import type {
+	IExecuteFunctions,
 	DeduplicationItemTypes,
 	DeduplicationScope,
 	ICheckProcessedContextData,
@@ -147,4 +148,21 @@ export function deduplicationStore(): DeduplicationStore {
 		void DataDeduplicationService.init(installed);
 	}
 	return installed;
+}
+
+/**
+ * A node's context whose deduplication helpers n8n bound to this workflow and node, for unit tests
+ * of what the nodes keep in n8n's database (the engine tests get them from n8n-core).
+ */
+export function nodeWithDeduplication(workflowId: string, nodeId = 'node'): IExecuteFunctions {
+	const store = deduplicationStore();
+	const context = { workflow: { id: workflowId, active: false }, node: { id: nodeId } as never };
+	return {
+		getNode: () => ({ id: nodeId }),
+		getExecutionCancelSignal: () => undefined,
+		helpers: {
+			checkProcessedAndRecord: async (items: string[], scope: DeduplicationScope, options: ICheckProcessedOptions) => await store.checkProcessedAndRecord(items, scope, context, options),
+			removeProcessed: async (items: string[], scope: DeduplicationScope) => await store.removeProcessed(items, scope, context),
+		},
+	} as unknown as IExecuteFunctions;
 }

@@ -5,40 +5,18 @@
  */
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 
 import { findMark, markExtracted, unmark } from '../../nodes/shared/http/chargeMarks';
 import { MARK_TIMING, MarkSession } from '../../nodes/shared/http/markRow';
-import { deduplicationStore } from '../harness/deduplication';
+import { deduplicationStore, nodeWithDeduplication } from '../harness/deduplication';
 import { N8N_SETTLE_MS } from '../harness/markTiming.setup';
 
 const DAY = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2026-11-26T10:00:00Z');
 const at = (ms: number) => () => ms;
 
-const settleMs = MARK_TIMING.settleMs;
-beforeAll(() => {
-	// Still far longer than the store's round trips (at most 10 ms each way).
-	MARK_TIMING.settleMs = 100;
-});
-afterAll(() => {
-	MARK_TIMING.settleMs = settleMs;
-});
-
-/** A node's helpers as n8n binds them: to this workflow and node. */
-function contextOf(workflowId: string): IExecuteFunctions {
-	const store = deduplicationStore();
-	const context = { workflow: { id: workflowId, active: false }, node: { id: 'extract' } as never };
-	return {
-		helpers: {
-			checkProcessedAndRecord: async (items: string[], scope: 'node' | 'workflow', options: never) => await store.checkProcessedAndRecord(items, scope, context, options),
-			removeProcessed: async (items: string[], scope: 'node' | 'workflow') => await store.removeProcessed(items, scope, context),
-		},
-		getExecutionCancelSignal: () => undefined,
-	} as unknown as IExecuteFunctions;
-}
-
-const session = (workflowId: string) => new MarkSession(contextOf(workflowId));
+const session = (workflowId: string) => new MarkSession(nodeWithDeduplication(workflowId));
 const rowSize = (workflowId: string) => deduplicationStore().rowSize(workflowId);
 const dayMarkHeld = (workflowId: string, documentKey: string, day: string) => deduplicationStore().holds(workflowId, `${documentKey}@${day}`);
 
@@ -110,7 +88,7 @@ describe('charge marks', () => {
 		expect(await findMark(run, 'doc-e', undefined, at(NOW))).toEqual({ claimed: false });
 		await expect(markExtracted(run, 'doc-e', NOW)).resolves.toBeUndefined();
 		await expect(unmark(run, 'doc-e', NOW)).resolves.toBeUndefined();
-		await expect(run.settle()).resolves.toBeUndefined();
+		await expect(run.settle()).resolves.toBe(0);
 	});
 
 	it('look-ups of one new document at the same moment never take another look-up\'s by-products for an extraction', async () => {
@@ -132,11 +110,12 @@ describe('charge marks', () => {
 	it.each([8, 32])('%i runs marking different documents at the same moment: every mark holds', async (count) => {
 		const workflowId = `wf-marks-load-${count}`;
 		// The settle time n8n runs with: the shortened one is too short for 32 writers at once.
+		const testSettleMs = MARK_TIMING.settleMs;
 		MARK_TIMING.settleMs = N8N_SETTLE_MS;
 		try {
 			await Promise.all(Array.from({ length: count }, (_, i) => extractedBy(workflowId, `doc-${i}`, NOW)));
 		} finally {
-			MARK_TIMING.settleMs = 100;
+			MARK_TIMING.settleMs = testSettleMs;
 		}
 		const lost = Array.from({ length: count }, (_, i) => i).filter((i) => !dayMarkHeld(workflowId, `doc-${i}`, '2026-11-26'));
 		expect(lost, 'documents whose mark was lost').toEqual([]);

@@ -1,43 +1,19 @@
 /** The upload ledger's own rules: what another execution may reuse, its lifetime and its bound. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-import { SentLedger } from '../../nodes/shared/http/sentLedger';
-import type { IExecuteFunctions } from 'n8n-workflow';
+import { describe, expect, it } from 'vitest';
 
 import { markExtracted } from '../../nodes/shared/http/chargeMarks';
-import { MARK_TIMING, MarkSession } from '../../nodes/shared/http/markRow';
+import { MarkSession } from '../../nodes/shared/http/markRow';
+import { SentLedger } from '../../nodes/shared/http/sentLedger';
 import { documentKeyOf, uploadKey } from '../../nodes/shared/http/uploadKey';
 import { forgetResult } from '../../nodes/shared/http/uploadLedger';
 import { forgetTemplate, ledgerSize, lookUpUpload, recordUpload, type LedgerEntry } from '../../nodes/shared/http/uploadReceipts';
-import { deduplicationStore } from '../harness/deduplication';
+import { deduplicationStore, nodeWithDeduplication } from '../harness/deduplication';
 
 const DAY = 24 * 60 * 60 * 1000;
 const accepted = (id: string, executionId = 'exec-a'): LedgerEntry => ({ kind: 'accepted', answer: { result_id: id } as never, executionId });
 const uncertain = (executionId = 'exec-a'): LedgerEntry => ({ kind: 'uncertain', message: 'no answer', executionId });
 
-/** A node's helpers as n8n binds them: to this workflow and node. */
-function contextOf(workflowId: string): IExecuteFunctions {
-	const store = deduplicationStore();
-	const context = { workflow: { id: workflowId, active: false }, node: { id: 'node' } as never };
-	return {
-		getNode: () => ({ id: 'node' }),
-		getExecutionCancelSignal: () => undefined,
-		helpers: {
-			checkProcessedAndRecord: async (items: string[], scope: 'node' | 'workflow', options: never) => await store.checkProcessedAndRecord(items, scope, context, options),
-			removeProcessed: async (items: string[], scope: 'node' | 'workflow') => await store.removeProcessed(items, scope, context),
-		},
-	} as unknown as IExecuteFunctions;
-}
-
 describe('upload ledger', () => {
-	const settleMs = MARK_TIMING.settleMs;
-	beforeAll(() => {
-		MARK_TIMING.settleMs = 100;
-	});
-	afterAll(() => {
-		MARK_TIMING.settleMs = settleMs;
-	});
-
 	it('an accepted upload is reused by any execution when reuse is on, only by its own when off', () => {
 		recordUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-a' }, accepted('r1'), 1_000);
 		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'same-file', 'hash'), executionId: 'exec-b' }, true, 2_000)).toEqual(accepted('r1'));
@@ -61,7 +37,7 @@ describe('upload ledger', () => {
 		expect(lookUpUpload({ key: uploadKey('acct', 'wf', 'node', undefined, 'old', 'hash'), executionId: 'exec-b' }, true, 7 * DAY + 1)).toBeUndefined();
 		const failedKey = uploadKey('acct', 'wf-ledger', 'node', undefined, 'failed', 'hash');
 		recordUpload({ key: failedKey, executionId: 'exec-a' }, accepted('r3'), 0);
-		const ctx = contextOf('wf-ledger');
+		const ctx = nodeWithDeduplication('wf-ledger');
 		const run = new MarkSession(ctx);
 		await markExtracted(run, documentKeyOf(failedKey));
 		await run.settle();

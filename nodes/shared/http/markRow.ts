@@ -48,9 +48,6 @@ export class MarkSession {
 
 	private lastWriteAt = 0;
 
-	/** What settle could not make stay (for a warning). */
-	unsettled = 0;
-
 	constructor(private readonly ctx: IExecuteFunctions) {}
 
 	/** Records the values and says which the row held before; undefined when the helpers are not there. */
@@ -83,24 +80,28 @@ export class MarkSession {
 		for (const value of values) this.removed.add(value);
 	}
 
-	/** Makes what this run wrote hold: see the comment above. Never throws but for a cancel. */
-	async settle(): Promise<void> {
-		if (this.lastWriteAt === 0) return;
+	/**
+	 * Makes what this run wrote hold: see the comment above. Says how many values that must stay
+	 * could not be made to (a warning). Never throws but for a cancel.
+	 */
+	async settle(): Promise<number> {
+		if (this.lastWriteAt === 0) return 0;
 		for (let round = 1; round <= MARK_TIMING.settleRounds; round++) {
 			// At random within two more settle times, so that runs that wrote at once do not settle at once.
 			await waitFor(this.lastWriteAt + MARK_TIMING.settleMs * (1 + 2 * Math.random()) - Date.now(), this.ctx.getExecutionCancelSignal?.());
 			if (this.kept.size > 0) {
 				const probe = await this.record([...this.kept]);
-				if (!probe) return;
+				if (!probe) return 0;
 				for (const value of probe.held) this.kept.delete(value);
 			}
 			// Taken away again, twice at least: a write at the same moment may have put them back.
 			if (this.removed.size > 0) await this.call(async (helpers) => await helpers.removeProcessed([...this.removed], SCOPE, OPTIONS));
 			if (this.kept.size === 0 && round >= 2) break;
 		}
-		this.unsettled = this.kept.size;
+		const unsettled = this.kept.size;
 		this.kept.clear();
 		this.removed.clear();
+		return unsettled;
 	}
 
 	private async call<T>(write: (helpers: IExecuteFunctions['helpers']) => Promise<T>): Promise<T | undefined> {

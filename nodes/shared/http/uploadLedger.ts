@@ -36,13 +36,14 @@ const UPLOADS_AGAIN_WHEN_MARKED = new Set(['manual', 'retry']);
 
 /**
  * Forgets the upload whose result ended in `error`, here and in n8n's database (by the receipt's
- * `document_key` when another process uploaded it): the next run on the file sends it again.
+ * `document_key` when another process uploaded it): the next run on the file sends it again. In a
+ * run of uploads its marks settle with the run's; elsewhere (the Poller, Get Result) here.
  */
-export async function forgetResult(ctx: IExecuteFunctions, resultId: string, documentKey?: string): Promise<void> {
+export async function forgetResult(ctx: IExecuteFunctions, resultId: string, documentKey?: string, run?: UploadRun): Promise<void> {
 	const keys = forgetFailedResult(resultId);
-	const session = new MarkSession(ctx);
+	const session = run?.marks ?? new MarkSession(ctx);
 	for (const forgotten of new Set([...keys.map(documentKeyOf), ...(documentKey ? [documentKey] : [])])) await unmark(session, forgotten);
-	await session.settle();
+	if (!run) await session.settle();
 }
 
 /**
@@ -70,8 +71,7 @@ export function newUploadRun(ctx: IExecuteFunctions): UploadRun {
  * (another process may then upload those documents again).
  */
 export async function settleUploadRun(run: UploadRun): Promise<number> {
-	await run.marks.settle();
-	return run.marks.unsettled;
+	return await run.marks.settle();
 }
 
 function uploadedInRun(run: UploadRun, identity: UploadIdentity, receipt: UploadAccepted): Upload {
@@ -127,7 +127,7 @@ async function decideAndUpload(ctx: IExecuteFunctions, run: UploadRun, { itemInd
 		}
 		const reused = await stillValid(ctx, run.templateChangedAt, itemIndex, earlier.answer, scannerId);
 		if (reused) return { receipt: earlier.answer, documentKey: documentKeyOf(identity.key), reused };
-		await forgetResult(ctx, earlier.answer.result_id);
+		await forgetResult(ctx, earlier.answer.result_id, undefined, run);
 	}
 	if (earlier?.kind === 'uncertain') {
 		throw itemError(

@@ -640,8 +640,8 @@ describe('on n8n versions that give a node no resolver (n8n 1.x: no getSecureEgr
 	});
 
 	it('at a redirect too: a listed name that led to the metadata service (in IPv4-mapped form) is refused at that hop', async () => {
-		nock(FILES).get('/file.pdf').reply(302, '', { Location: 'http://cdn.example.test/latest/meta-data/' });
-		nock('http://cdn.example.test').get('/latest/meta-data/').reply(200, 'AccessKeyId=AKIA-SECRET');
+		nock(FILES).get('/file.pdf').reply(302, '', { Location: 'https://cdn.example.test/latest/meta-data/' });
+		nock('https://cdn.example.test').get('/latest/meta-data/').reply(200, 'AccessKeyId=AKIA-SECRET');
 		connected['files.example.test'] = FILES_ADDRESS;
 		connected['cdn.example.test'] = '::ffff:169.254.169.254';
 
@@ -649,6 +649,37 @@ describe('on n8n versions that give a node no resolver (n8n 1.x: no getSecureEgr
 
 		expect(result.error?.message).toMatch(/^Item 1: The file was not downloaded: cdn\.example\.test led to the cloud metadata address/);
 		expect(everything(result)).not.toContain('SECRET');
+	});
+
+	it.each([
+		['Allowed Hosts', { allowedHosts: '*.example.test' }, 'http://cdn.example.test/latest/meta-data/'],
+		['Allow Private Network Addresses', { allowPrivateNetworkAddresses: true }, 'http://cdn.example.test/latest/meta-data/'],
+		['Allowed Hosts, at a redirect', { allowedHosts: '*.example.test' }, `${FILES}/file.pdf`],
+		['Allow Private Network Addresses, at a redirect', { allowPrivateNetworkAddresses: true }, `${FILES}/file.pdf`],
+	])('with %s, a plain http link by name is never asked (no certificate proves where it leads): the metadata service gets no request', async (_case, options, fileUrl) => {
+		nock(FILES).get('/file.pdf').reply(302, '', { Location: 'http://cdn.example.test/latest/meta-data/' });
+		const metadata = nock('http://cdn.example.test').get(/.*/).reply(200, 'AccessKeyId=AKIA-SECRET');
+		connected['files.example.test'] = FILES_ADDRESS;
+		connected['cdn.example.test'] = '169.254.169.254';
+
+		const result = await runAction(byUrl(fileUrl, { options }), [{ json: {} }]);
+
+		expect(result.error?.message).toMatch(/cdn\.example\.test,? (which )?is a host name on a plain http link, and this n8n version does not let a node check/);
+		expect((result.error as { description?: string }).description).toMatch(/must use https/);
+		expect(metadata.isDone()).toBe(false);
+		expect(everything(result)).not.toContain('SECRET');
+		nock.cleanAll();
+	});
+
+	it('with Allow Private Network Addresses, an https link by name is fetched (its certificate is checked by n8n)', async () => {
+		nock(FILES).get('/file.pdf').reply(200, Buffer.from(await minimalPdf()));
+		connected['files.example.test'] = '10.0.0.7';
+		const { uploads } = uploadsAnswered();
+
+		const { error } = await runAction(byUrl(`${FILES}/file.pdf`, { options: { allowPrivateNetworkAddresses: true } }), [{ json: {} }]);
+
+		expect(error).toBeUndefined();
+		expect(uploads).toHaveLength(1);
 	});
 
 	it('a listed name whose connection reached a public address is downloaded and extracted', async () => {

@@ -37,7 +37,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 					default: false,
 					displayOptions: { show: { '/documentSource': ['url'] } },
 					description:
-						'Whether File URL may lead to this machine or your own network (localhost, 10.x, 192.168.x and other private addresses). Off, such links are refused, so that a link, e.g. one an AI agent was given, cannot reach n8n\'s network. Cloud metadata addresses are refused either way. On n8n 1.x, where a node cannot look up where a host name leads, on also lets every link by host name through unchecked: only an answer from a cloud metadata address is still dropped.',
+						'Whether File URL may lead to this machine or your own network (localhost, 10.x, 192.168.x and other private addresses). Off, such links are refused, so that a link, e.g. one an AI agent was given, cannot reach n8n\'s network. Cloud metadata addresses are refused either way. On n8n 1.x, where a node cannot look up where a host name leads, on also lets https links by host name through, their certificate checked; plain http links by name stay refused there.',
 				},
 				{
 					displayName: 'Allowed Hosts',
@@ -47,7 +47,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 					placeholder: 'files.example.com, *.example.org',
 					displayOptions: { show: { '/documentSource': ['url'] } },
 					description:
-						'Comma-separated host names File URL may lead to, also after a redirect; *.example.org allows its subdomains. Recommended when an AI agent gives the link. Leave empty to allow any public host. On n8n 1.x, where a node cannot look up where a host name leads, links by name need this list, and a listed name is trusted to lead to a public server: only an answer from a cloud metadata address is still dropped.',
+						'Comma-separated host names File URL may lead to, also after a redirect; *.example.org allows its subdomains. Recommended when an AI agent gives the link. Leave empty to allow any public host. On n8n 1.x, where a node cannot look up where a host name leads, links by name need this list (or Allow Private Network Addresses) and https: a listed name is trusted to lead to a server you mean to reach.',
 				},
 				{
 					displayName: 'File Name',

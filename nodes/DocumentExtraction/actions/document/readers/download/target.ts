@@ -65,15 +65,7 @@ export async function targetOf(url: URL, rules: LinkRules, resolver: Resolver | 
 	const literal = checkHost(host);
 	if (refused(literal.refused, rules)) return refuse(`is ${literal.refused.label}`, refusalHelp(literal.refused));
 	if (literal.address) return { request: { url: url.href } };
-	if (!resolver) {
-		// The name cannot be resolved here: only a host the user vouched for is fetched by name, and
-		// only the cloud metadata service is still refused, where the connection shows it reached it.
-		if (rules.allowedHosts.length > 0 || rules.allowPrivateNetwork) return { request: { url: url.href } };
-		return refuse(
-			'is a host name, and this n8n version does not let a node check which address a name leads to',
-			'Update n8n (2.x checks every address), or list the host in Options → Allowed Hosts if you trust where it leads.',
-		);
-	}
+	if (!resolver) return unresolvedName(url, rules);
 	const addresses = await resolver.addresses(host);
 	for (const address of addresses) {
 		const check = checkHost(address);
@@ -86,6 +78,36 @@ export async function targetOf(url: URL, rules: LinkRules, resolver: Resolver | 
 	// names): connect by the name, which n8n then checks itself.
 	if (!resolver.mayConnect(address)) return { request: { url: url.href } };
 	return url.protocol === 'https:' ? { request: pinned(url, address), byName: { url: url.href } } : { request: pinned(url, address) };
+}
+
+/**
+ * n8n 1.x: the name cannot be resolved before connecting. It is fetched only where the user vouched
+ * for it (Allowed Hosts, or Allow Private Network Addresses), and only over https: the request is
+ * written once a certificate for that name is proven, which no cloud metadata service (plain http
+ * at a fixed address) holds, so a name that leads there gets at most a failed TLS handshake, never
+ * a request. hops.ts still checks the address each connection reached.
+ */
+function unresolvedName(url: URL, rules: LinkRules): Target {
+	const host = url.hostname;
+	if (rules.allowedHosts.length === 0 && !rules.allowPrivateNetwork) {
+		return {
+			refused: {
+				host,
+				reason: 'is a host name, and this n8n version does not let a node check which address a name leads to',
+				description: 'Update n8n (2.x checks every address), or list the host in Options → Allowed Hosts if you trust where it leads (https links only on n8n 1.x).',
+			},
+		};
+	}
+	if (url.protocol !== 'https:') {
+		return {
+			refused: {
+				host,
+				reason: 'is a host name on a plain http link, and this n8n version does not let a node check which address a name leads to',
+				description: 'On n8n 1.x a link by host name must use https (its certificate proves where it leads), or use the address itself. n8n 2.x checks every address.',
+			},
+		};
+	}
+	return { request: { url: url.href } };
 }
 
 function refused(kind: AddressClass | undefined, rules: LinkRules): kind is AddressClass {

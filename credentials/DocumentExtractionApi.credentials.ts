@@ -37,7 +37,23 @@ export class DocumentExtractionApi implements ICredentialType {
 			default: '',
 			placeholder: 'https://api.example.com',
 			description:
-				"The extraction service's API address, as its API documentation gives it, e.g. https://api.example.com (a pasted /api/v1 or trailing slash is ignored). To try workflows without using pages, run the sandbox from the package's source repository (npm run sandbox in a clone; it is not part of the installed package) and enter http://127.0.0.1:4010.",
+				"The extraction service's API address, as its API documentation gives it, e.g. https://api.example.com (a pasted /api/v1 or trailing slash is ignored). To try workflows without using pages, run the sandbox from the package's source repository (npm run sandbox in a clone; it is not part of the installed package) and enter http://127.0.0.1:4010; from n8n in Docker, e.g. http://host.docker.internal:4010 with Allow Plain HTTP on My Own Network on.",
+		},
+		{
+			displayName: 'Allow Plain HTTP on My Own Network',
+			name: 'allowPlainHttpOnOwnNetwork',
+			type: 'boolean',
+			default: false,
+			description:
+				'Whether the API key may be sent over plain http:// to a private network address (10.x, 172.16-31.x, 192.168.x, fd00::) or a local name (sandbox, host.docker.internal, *.local, *.internal, *.lan, *.home.arpa), e.g. the sandbox beside n8n in Docker. The key then travels unencrypted: meant for the sandbox or a test server, never for the real service. Public addresses and names always need https://.',
+		},
+		{
+			displayName:
+				'The API key now travels unencrypted to http:// addresses on your network. Use this for the sandbox or a test server only, never with the real service or its key.',
+			name: 'plainHttpNotice',
+			type: 'notice',
+			default: '',
+			displayOptions: { show: { allowPlainHttpOnOwnNetwork: [true] } },
 		},
 	];
 
@@ -52,7 +68,7 @@ export class DocumentExtractionApi implements ICredentialType {
 		if (keyProblem) throw new Error(keyProblem);
 		if (requestOptions.baseURL !== undefined) requestOptions.baseURL = normaliseBaseUrl(requestOptions.baseURL);
 		const target = requestOptions.baseURL ? requestOptions.baseURL + requestOptions.url : requestOptions.url;
-		const urlProblem = baseUrlProblem(originOf(target));
+		const urlProblem = baseUrlProblem(originOf(target), credentials);
 		if (urlProblem) throw new Error(urlProblem);
 		requestOptions.headers = { ...requestOptions.headers, 'X-API-Key': credentials.apiKey as string };
 		// The service answers with no redirect (spec 4.1); a redirect would carry the key to whoever it names.

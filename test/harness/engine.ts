@@ -82,6 +82,7 @@ export const credentialTypes: Record<string, ICredentialType> = { documentExtrac
 export interface TestCredential {
 	apiKey: string;
 	baseUrl: string;
+	allowPlainHttpOnOwnNetwork?: boolean;
 }
 
 /** Credentials from memory; `authenticate` is n8n's own logic for function and generic blocks. */

@@ -3,6 +3,7 @@ import nock, { cleanAll, disableNetConnect, enableNetConnect } from 'nock';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
 import { testCredential } from '../harness/credentialTest';
+import { credentialTypes } from '../harness/engine';
 import { freshKey } from '../harness/keys';
 
 const BASE = 'https://extract.example.test';
@@ -77,6 +78,53 @@ describe('credential test', () => {
 		const local = nock('http://127.0.0.1:4010').get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
 		expect((await testCredential({ apiKey: freshKey(), baseUrl: 'http://127.0.0.1:4010' })).status).toBe('OK');
 		expect(local.isDone()).toBe(true);
+	});
+
+	it('reaches a sandbox beside n8n in Docker over plain http only with Allow Plain HTTP on My Own Network on', async () => {
+		const apiKey = freshKey();
+		const keysSeen: string[] = [];
+		const sandbox = nock('http://host.docker.internal:4010')
+			.get('/api/v1/scanners')
+			.reply(function () {
+				keysSeen.push(String(this.req.headers['x-api-key']));
+				return [200, { success: true, scanners: [] }];
+			});
+		const refused = await testCredential({ apiKey, baseUrl: 'http://host.docker.internal:4010' });
+		expect(refused).toEqual({ status: 'Error', message: expect.stringMatching(/^Refusing to send the API key over plain http to host\.docker\.internal: .*turn on Allow Plain HTTP on My Own Network/) });
+		expect(refused.message).not.toContain(apiKey);
+		expect(keysSeen, 'nothing was sent').toEqual([]);
+		expect(await testCredential({ apiKey, baseUrl: 'http://host.docker.internal:4010', allowPlainHttpOnOwnNetwork: true })).toEqual({ status: 'OK', message: 'Connection successful!' });
+		expect(sandbox.isDone()).toBe(true);
+		expect(keysSeen).toEqual([apiKey]);
+	});
+
+	it('with Allow Plain HTTP on My Own Network on, still refuses plain http to a public name, and still does not follow a redirect', async () => {
+		const apiKey = freshKey();
+		const remote = nock('http://sandbox.mycompany.example').get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
+		const refused = await testCredential({ apiKey, baseUrl: 'http://sandbox.mycompany.example', allowPlainHttpOnOwnNetwork: true });
+		expect(refused.message).toMatch(/^Refusing to send the API key over plain http to sandbox\.mycompany\.example: it is neither a private network address nor a local name/);
+		expect(refused.message).not.toContain(apiKey);
+		expect(remote.isDone()).toBe(false);
+
+		nock('http://sandbox:4010').get('/api/v1/scanners').reply(302, '', { Location: 'http://elsewhere.example.test/api/v1/scanners' });
+		const elsewhere = nock('http://elsewhere.example.test').get('/api/v1/scanners').reply(200, { success: true, scanners: [] });
+		const redirected = await testCredential({ apiKey, baseUrl: 'http://sandbox:4010', allowPlainHttpOnOwnNetwork: true });
+		expect(redirected.status).toBe('Error');
+		expect(elsewhere.isDone(), 'the redirect was followed').toBe(false);
+	});
+
+	it('offers Allow Plain HTTP on My Own Network, off unless turned on, with a notice when on', () => {
+		const properties = credentialTypes.documentExtractionApi.properties;
+		expect(properties.find((property) => property.name === 'allowPlainHttpOnOwnNetwork')).toMatchObject({
+			displayName: 'Allow Plain HTTP on My Own Network',
+			type: 'boolean',
+			default: false,
+			description: expect.stringMatching(/unencrypted.*sandbox or a test server.*never/),
+		});
+		expect(properties.find((property) => property.type === 'notice')).toMatchObject({
+			displayName: expect.stringMatching(/unencrypted/),
+			displayOptions: { show: { allowPlainHttpOnOwnNetwork: [true] } },
+		});
 	});
 
 	it('explains a base URL without a scheme', async () => {

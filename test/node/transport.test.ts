@@ -111,6 +111,37 @@ describe('requests', () => {
 		expect(error?.message).toMatch(/Refusing to send the API key over plain http/);
 		expect(scope.isDone()).toBe(false);
 	});
+
+	it('reaches a sandbox on the own network over plain http only with Allow Plain HTTP on My Own Network on', async () => {
+		for (const baseUrl of ['http://sandbox:4010', 'http://192.168.1.20:4010']) {
+			const cred = { ...credential(), baseUrl };
+			const keysSeen: string[] = [];
+			nock(baseUrl)
+				.persist()
+				.get('/api/v1/scanners')
+				.reply(function () {
+					keysSeen.push(String(this.req.headers['x-api-key']));
+					return [200, { success: true, scanners: [] }];
+				});
+			const refused = await listTemplates(cred);
+			expect(refused.error?.message, baseUrl).toMatch(/^Item 1: Refusing to send the API key over plain http to .*: .*turn on Allow Plain HTTP on My Own Network in the credential\.$/);
+			expect(visibleText(refused), baseUrl).not.toContain(cred.apiKey);
+			expect(keysSeen, `${baseUrl}: nothing was sent`).toEqual([]);
+			const allowed = await listTemplates({ ...cred, allowPlainHttpOnOwnNetwork: true });
+			expect(allowed.error, baseUrl).toBeUndefined();
+			expect(keysSeen, baseUrl).toEqual([cred.apiKey]);
+			cleanAll();
+		}
+	});
+
+	it('with Allow Plain HTTP on My Own Network on, still refuses plain http to a public address, with nothing sent', async () => {
+		const cred = { ...credential(), baseUrl: 'http://93.184.216.34:4010', allowPlainHttpOnOwnNetwork: true };
+		const scope = nock('http://93.184.216.34:4010').get(/.*/).reply(200, { success: true, scanners: [] });
+		const { error } = await listTemplates(cred);
+		expect(error?.message).toMatch(/^Item 1: Refusing to send the API key over plain http to 93\.184\.216\.34: it is neither a private network address nor a local name.*Use the https:\/\/ address/);
+		expect(error?.message).not.toContain(cred.apiKey);
+		expect(scope.isDone()).toBe(false);
+	});
 });
 
 /** Each row of spec 7.2 and 7.3: what the user reads, status and code kept, extra members carried. */

@@ -4,6 +4,8 @@
  * test alike.
  */
 
+import { checkHost, localityOf } from '../preflight/addresses';
+
 /** Spec 9: every path starts with /api/v1; users often paste it with the base URL. */
 export const API_PREFIX = '/api/v1';
 
@@ -15,8 +17,14 @@ export function normaliseBaseUrl(raw: unknown): string {
 	return url.replace(/\/+$/, '');
 }
 
+/** The credential's fields that decide where the key may go, besides the Base URL. */
+export interface ConnectionOptions {
+	/** "Allow Plain HTTP on My Own Network": only a real true counts. */
+	allowPlainHttpOnOwnNetwork?: unknown;
+}
+
 /** Problems with the base URL as a sentence for the user, or undefined when it is usable. */
-export function baseUrlProblem(baseUrl: string): string | undefined {
+export function baseUrlProblem(baseUrl: string, options: ConnectionOptions = {}): string | undefined {
 	if (!baseUrl) return 'The Base URL of the credential is empty. Enter the address of the extraction service, e.g. https://api.example.com.';
 	let parsed: URL;
 	try {
@@ -27,20 +35,46 @@ export function baseUrlProblem(baseUrl: string): string | undefined {
 	if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
 		return `The Base URL must start with https:// (it starts with ${parsed.protocol}//).`;
 	}
-	if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
-		return (
-			`Refusing to send the API key over plain http to ${parsed.hostname}: anyone on the network could read it. ` +
-			'Use the https:// address of the service (plain http is only allowed for a sandbox on this machine: localhost or 127.0.0.1).'
-		);
+	const host = parsed.hostname;
+	// Whatever the scheme: the metadata service hands out the machine's cloud credentials and is never the service.
+	if (checkHost(host).refused?.metadata) {
+		return `Refusing to send the API key to ${host}: it is the cloud metadata address, never the extraction service. Enter the address of the service, e.g. https://api.example.com.`;
+	}
+	if (parsed.protocol === 'http:') {
+		const problem = plainHttpProblem(host, options.allowPlainHttpOnOwnNetwork === true);
+		if (problem) return problem;
 	}
 	if (parsed.search || parsed.hash) return 'The Base URL must not contain "?" or "#". Enter only the address, e.g. https://api.example.com.';
 	if (parsed.username || parsed.password) return 'The Base URL must not contain a user name or password.';
 	return undefined;
 }
 
-function isLoopbackHost(hostname: string): boolean {
-	const host = hostname.toLowerCase().replace(/^\[|\]$/g, '');
-	return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+/**
+ * Plain http shows the key to everyone on the way. This machine is fine (the sandbox); the user's
+ * own network only when they turned the option on (a sandbox beside n8n in Docker, a test server
+ * on the LAN); a host that may be reached across the internet never, option or not.
+ */
+function plainHttpProblem(host: string, allowOwnNetwork: boolean): string | undefined {
+	const locality = localityOf(host);
+	if (locality === 'machine' || (locality === 'site' && allowOwnNetwork)) return undefined;
+	const refusing = `Refusing to send the API key over plain http to ${host}`;
+	if (locality === 'site') {
+		return (
+			`${refusing}: anyone on the network could read it. Use the https:// address of the service. ` +
+			'For the sandbox or a test server on your own network, turn on Allow Plain HTTP on My Own Network in the credential.'
+		);
+	}
+	if (allowOwnNetwork) {
+		return (
+			`${refusing}: it is neither a private network address nor a local name, so the key could travel unencrypted across the internet. ` +
+			'Use the https:// address of the service (Allow Plain HTTP on My Own Network covers only private addresses such as 10.x, 172.16-31.x, 192.168.x and fd00::, ' +
+			'and local names such as sandbox, host.docker.internal or *.local).'
+		);
+	}
+	return (
+		`${refusing}: anyone on the network could read it. ` +
+		'Use the https:// address of the service (plain http is only allowed for a sandbox on this machine: localhost or 127.0.0.1).'
+	);
 }
 
 /**

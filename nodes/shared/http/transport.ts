@@ -91,7 +91,7 @@ async function connectionOf(ctx: ApiContext, itemIndex?: number): Promise<{ base
 	const baseUrl = normaliseBaseUrl(credentials.baseUrl);
 	// Also checked in the credential's authenticate, but an error thrown there would reach us as a
 	// network failure; deciding here gives the user the real reason without a request.
-	const problem = baseUrlProblem(baseUrl) ?? apiKeyProblem(credentials.apiKey);
+	const problem = baseUrlProblem(baseUrl, credentials) ?? apiKeyProblem(credentials.apiKey);
 	if (problem) throw new NodeOperationError(ctx.getNode(), problem, { itemIndex });
 	const apiKey = String(credentials.apiKey ?? '');
 	return { baseUrl, budget: rateBudgetFor(apiKey, baseUrl), apiKey };

@@ -2,7 +2,8 @@
  * Which hosts a link may lead to (Document Source "URL"). As an AI agent's tool the model writes
  * the link, so a prompt-injected agent could point n8n at its own machine, the cloud metadata
  * service or the intranet: every host a download connects to (the link's, each redirect's, and
- * every address a name resolves to) is checked here first.
+ * every address a name resolves to) is checked here first. The credential asks the same tables
+ * where its key may go over plain http (`localityOf`).
  *
  * Hosts come as WHATWG URL parsing leaves them: it already turns `2130706433`, `0x7f.1`,
  * `0177.0.0.1` and `127.1` into `127.0.0.1`, so only the dotted form of IPv4 is read here.
@@ -16,7 +17,14 @@ export interface AddressClass {
 	ownNetwork: boolean;
 	/** The cloud metadata service: refused whatever the options, also where only the connection shows it. */
 	metadata?: true;
+	/**
+	 * Never routed beyond this machine ('machine') or beyond the user's own network ('site'): where
+	 * the credential may send its key over plain http (nodes/shared/http/connection.ts).
+	 */
+	local?: Locality;
 }
+
+export type Locality = 'machine' | 'site';
 
 export interface HostCheck {
 	/** An IP address (no name to resolve). */
@@ -25,12 +33,12 @@ export interface HostCheck {
 	refused?: AddressClass;
 }
 
-const own = (label: string): AddressClass => ({ label, ownNetwork: true });
+const own = (label: string, local?: Locality): AddressClass => ({ label, ownNetwork: true, local });
 const never = (label: string): AddressClass => ({ label, ownNetwork: false });
 
 /** Never a document: the service that hands out the machine's cloud credentials. */
 const METADATA: AddressClass = { ...never('the cloud metadata address'), metadata: true };
-const LOOPBACK_NAME = own('a loopback address');
+const LOOPBACK_NAME = own('a loopback address', 'machine');
 
 /** Checked in order, the first match wins (a single address before the range around it). */
 const IPV4 = ranges([
@@ -43,15 +51,16 @@ const IPV4 = ranges([
 	['192.0.0.192/32', METADATA],
 	['168.63.129.16/32', METADATA],
 	['0.0.0.0/8', never('an unspecified address (0.0.0.0/8)')],
-	['10.0.0.0/8', own('a private network address (10.0.0.0/8)')],
+	['10.0.0.0/8', own('a private network address (10.0.0.0/8)', 'site')],
+	// Not local: the provider's network between its NAT and its customers, not the user's own.
 	['100.64.0.0/10', own('a carrier-grade NAT address (100.64.0.0/10)')],
-	['127.0.0.0/8', own('a loopback address (127.0.0.0/8)')],
-	['169.254.0.0/16', own('a link-local address (169.254.0.0/16)')],
-	['172.16.0.0/12', own('a private network address (172.16.0.0/12)')],
+	['127.0.0.0/8', own('a loopback address (127.0.0.0/8)', 'machine')],
+	['169.254.0.0/16', own('a link-local address (169.254.0.0/16)', 'site')],
+	['172.16.0.0/12', own('a private network address (172.16.0.0/12)', 'site')],
 	['192.0.0.0/24', never('a reserved address (192.0.0.0/24)')],
 	['192.0.2.0/24', never('a documentation address (192.0.2.0/24)')],
 	['192.88.99.0/24', never('a reserved address (192.88.99.0/24)')],
-	['192.168.0.0/16', own('a private network address (192.168.0.0/16)')],
+	['192.168.0.0/16', own('a private network address (192.168.0.0/16)', 'site')],
 	['198.18.0.0/15', own('a benchmarking address (198.18.0.0/15)')],
 	['198.51.100.0/24', never('a documentation address (198.51.100.0/24)')],
 	['203.0.113.0/24', never('a documentation address (203.0.113.0/24)')],
@@ -60,11 +69,15 @@ const IPV4 = ranges([
 	['240.0.0.0/4', never('a reserved address (240.0.0.0/4)')],
 ]);
 
-/** IPv6 ranges that carry an IPv4 address: the IPv4 one is what is reached, so it is checked. */
-const IPV6_WRAPPING_IPV4 = ranges<[string, (ip: bigint) => number]>([
-	['::ffff:0:0/96', ['an IPv4-mapped address', (ip) => Number(ip & 0xffffffffn)]],
-	['64:ff9b::/96', ['a NAT64 address', (ip) => Number(ip & 0xffffffffn)]],
-	['2002::/16', ['a 6to4 address', (ip) => Number((ip >> 80n) & 0xffffffffn)]],
+/**
+ * IPv6 ranges that carry an IPv4 address: the IPv4 one is what is reached, so it is checked. Only
+ * an IPv4-mapped address reaches it directly (`direct`); NAT64 and 6to4 pass a translator or relay
+ * first, which may be beyond the user's network, so they are never local.
+ */
+const IPV6_WRAPPING_IPV4 = ranges<[string, (ip: bigint) => number, boolean]>([
+	['::ffff:0:0/96', ['an IPv4-mapped address', (ip) => Number(ip & 0xffffffffn), true]],
+	['64:ff9b::/96', ['a NAT64 address', (ip) => Number(ip & 0xffffffffn), false]],
+	['2002::/16', ['a 6to4 address', (ip) => Number((ip >> 80n) & 0xffffffffn), false]],
 ]);
 
 const IPV6 = ranges([
@@ -73,16 +86,16 @@ const IPV6 = ranges([
 	// GCP's IPv6 metadata server.
 	['fd20:ce::254/128', METADATA],
 	['::/128', never('an unspecified address (::)')],
-	['::1/128', own('a loopback address (::1)')],
+	['::1/128', own('a loopback address (::1)', 'machine')],
 	['64:ff9b:1::/48', own('a private network address (64:ff9b:1::/48)')],
 	['100::/64', never('a reserved address (100::/64)')],
 	['2001:2::/48', own('a benchmarking address (2001:2::/48)')],
 	['2001::/23', never('a reserved address (2001::/23)')],
 	['2001:db8::/32', never('a documentation address (2001:db8::/32)')],
 	['3fff::/20', never('a documentation address (3fff::/20)')],
-	['fc00::/7', own('a private network address (fc00::/7)')],
-	['fe80::/10', own('a link-local address (fe80::/10)')],
-	['fec0::/10', own('a site-local address (fec0::/10)')],
+	['fc00::/7', own('a private network address (fc00::/7)', 'site')],
+	['fe80::/10', own('a link-local address (fe80::/10)', 'site')],
+	['fec0::/10', own('a site-local address (fec0::/10)', 'site')],
 	['ff00::/8', never('a multicast address (ff00::/8)')],
 ]);
 
@@ -103,6 +116,28 @@ export function checkHost(host: string): HostCheck {
 	const name = bare.toLowerCase().replace(/\.$/, '');
 	if (name === 'localhost' || name.endsWith('.localhost')) return { address: false, refused: LOOPBACK_NAME };
 	return { address: false, refused: METADATA_NAMES.has(name) ? METADATA : undefined };
+}
+
+/**
+ * Names no public DNS hands out: one label (a Docker Compose service, a machine on the LAN) and
+ * the suffixes kept for local use: .local (mDNS, RFC 6762), .internal (ICANN's private-use name,
+ * Docker's host.docker.internal), .home.arpa (RFC 8375) and the customary .lan. (.localhost is this
+ * machine: checkHost.) A trailing dot makes a name absolute, so `sandbox.` is a top-level domain.
+ */
+const LOCAL_NAME_SUFFIXES = ['.local', '.internal', '.lan', '.home.arpa'];
+
+/**
+ * Whether a host (a URL's hostname) is never reached across the internet: this machine, or the
+ * user's own network (private and link-local addresses, local names). Undefined for the rest,
+ * the cloud metadata service included.
+ */
+export function localityOf(host: string): Locality | undefined {
+	const { address, refused } = checkHost(host);
+	if (address || refused) return refused?.local;
+	const name = host.toLowerCase();
+	if (!name.includes('.')) return 'site';
+	const bare = name.replace(/\.$/, '');
+	return LOCAL_NAME_SUFFIXES.some((suffix) => bare.endsWith(suffix)) ? 'site' : undefined;
 }
 
 /**
@@ -150,9 +185,9 @@ function ipv4Class(ip: number): AddressClass | undefined {
 function ipv6Class(ip: bigint): AddressClass | undefined {
 	const wrapping = IPV6_WRAPPING_IPV4.find(([range]) => range.contains(ip));
 	if (wrapping) {
-		const [, [wrapper, inner]] = wrapping;
+		const [, [wrapper, inner, direct]] = wrapping;
 		const refused = ipv4Class(inner(ip));
-		return refused && { ...refused, label: `${refused.label} inside ${wrapper}` };
+		return refused && { ...refused, label: `${refused.label} inside ${wrapper}`, local: direct ? refused.local : undefined };
 	}
 	return IPV6.find(([range]) => range.contains(ip))?.[1] ?? (GLOBAL_UNICAST.contains(ip) ? undefined : IPV6_RESERVED);
 }

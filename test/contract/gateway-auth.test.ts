@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blankPdf, notADocument, textPdf } from './documents';
+import { expectDocumented } from './openapi';
 import { expectError, expectRateHeaders } from './schemas';
 import { call, closeTarget, fileForm, freshAccount, openTarget, usingSandbox, type Target } from './target';
 
@@ -123,8 +124,10 @@ describe('request size at the gateway (spec 7.3.1, 8)', () => {
 			body: stream,
 			duplex: 'half',
 		} as RequestInit);
+		const text = await response.text();
+		expectDocumented({ method: 'POST', path: '/api/v1/process', status: response.status, headers: response.headers, text });
 		expect(response.status).toBe(413);
-		expect(await response.json()).toStrictEqual({ message: 'Request Too Long' });
+		expect(JSON.parse(text)).toStrictEqual({ message: 'Request Too Long' });
 	});
 
 	it.skipIf(!usingSandbox)('a refused large upload is never counted as a received file', async () => {

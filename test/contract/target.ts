@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startSandbox, type AccountOptions, type Sandbox } from '../sandbox';
+import { expectDocumented } from './openapi';
 
 /**
  * Where the contract suite runs: the local sandbox (default, fast timing), or another service
@@ -11,6 +12,8 @@ export interface Target {
 	apiKey: string;
 	/** Present only when the suite drives its own sandbox. */
 	sandbox?: Sandbox;
+	/** Its answers may depart from docs/openapi.json on purpose (injected faults): not checked. */
+	offContract?: boolean;
 }
 
 export const EXTERNAL_BASE_URL = process.env.CONTRACT_BASE_URL;
@@ -72,6 +75,8 @@ export async function call(target: Target, method: string, path: string, options
 		response = await fetch(`${target.baseUrl}${path}`, { method, headers, body });
 	}
 	const text = await response.text();
+	// Every answer, whatever the case checks, must be one docs/openapi.json allows.
+	if (!target.offContract) expectDocumented({ method, path, status: response.status, headers: response.headers, text });
 	let parsed: unknown;
 	try {
 		parsed = JSON.parse(text);

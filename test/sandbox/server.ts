@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { errors } from './errors';
 import type { Fault } from './faults';
 import { isLoopback, readBody, sendJson, sendText } from './http';
+import { loadOpenApiDocument, OPENAPI_PATH } from './openapi';
 import { OPERATIONS } from './operations';
 import { RateLimiter } from './rateLimit';
 import { matchRoute, type Route } from './router';
@@ -40,6 +41,8 @@ export class SandboxServer {
 	readonly server: Server;
 	private readonly sockets = new Set<Socket>();
 	private readonly stopping = new AbortController();
+	/** Read at start-up, so a missing or moved file stops the sandbox from starting. */
+	private readonly openApiText = loadOpenApiDocument();
 
 	constructor(
 		private readonly state: SandboxState,
@@ -86,6 +89,11 @@ export class SandboxServer {
 		if (Number(request.headers['content-length'] ?? 0) > MAX_REQUEST_BYTES) return this.tooLarge(request, response);
 
 		if (url.pathname.startsWith(ADMIN_PREFIX)) return this.admin(request, response, method, url);
+		// Spec 1: the public site serves the interface description, without a key or rate limit.
+		if (method === 'GET' && url.pathname === OPENAPI_PATH) {
+			request.resume();
+			return sendText(response, 200, this.openApiText);
+		}
 
 		const route = matchRoute(method, url.pathname);
 		this.state.stats.request(route?.endpoint ?? null);

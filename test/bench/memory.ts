@@ -28,7 +28,7 @@ const MB = 1024 * 1024;
  * preflight, the request body, n8n's HTTP client).
  */
 export async function measureConcurrentUploads(): Promise<UploadMemory> {
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--plan', 'paid', '--pages', '100000', '--max-concurrent-uploads', String(UPLOADS)]);
+	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', '100000', '--max-concurrent-uploads', String(UPLOADS)]);
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);
 		const credential = { apiKey: DEMO_KEY, baseUrl };

@@ -63,7 +63,7 @@ async function fileServer(): Promise<{ url: (i: number) => string; close: () => 
 
 async function measure(links: number): Promise<Measure> {
 	const folder = mkdtempSync(join(tmpdir(), 'n8n-docx-bench-url-memory-'));
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--plan', 'paid', '--pages', String(10 * links), '--timing', 'fast', '--max-concurrent-uploads', String(links)]);
+	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', String(10 * links), '--timing', 'fast', '--max-concurrent-uploads', String(links)]);
 	const files = await fileServer();
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);

@@ -50,7 +50,7 @@ interface Measure {
 
 async function measure(files: number): Promise<Measure> {
 	const folder = mkdtempSync(join(tmpdir(), 'n8n-docx-bench-memory-'));
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--plan', 'paid', '--pages', String(10 * files), '--max-concurrent-uploads', String(files)]);
+	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', String(10 * files), '--max-concurrent-uploads', String(files)]);
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);
 		Container.get(BinaryDataConfig).localStoragePath = folder;

@@ -1,5 +1,6 @@
 import { startSandbox } from './index';
 import { CLI_HELP, parseCliArgs } from './cliOptions';
+import { startupLines } from './startupText';
 
 /** `npm run sandbox`: the local service for users, the demo and out-of-process tests. */
 async function main(): Promise<void> {
@@ -16,21 +17,27 @@ async function main(): Promise<void> {
 		return;
 	}
 	const sandbox = await startSandbox(command.options);
-	const plan = sandbox.accounts.get(sandbox.demoAccountId)!;
-	console.log(`Document-extraction sandbox listening on ${sandbox.baseUrl}`);
-	console.log(`  Base URL     : ${sandbox.baseUrl}`);
-	console.log(`  Demo API key : ${sandbox.demoKey}  (${plan.plan} plan, ${plan.pagesAvailable} of ${plan.monthlyPages} pages left)`);
-	console.log(`  Try it       : curl -H "X-API-Key: ${sandbox.demoKey}" ${sandbox.baseUrl}/api/v1/scanners`);
-	console.log('  In n8n, put the Base URL and the demo key into the Document Extraction credential. Ctrl-C stops.');
+	const demo = sandbox.accounts.get(sandbox.demoAccountId)!;
+	const lines = startupLines({
+		host: command.options.host ?? '127.0.0.1',
+		port: sandbox.port,
+		baseUrl: sandbox.baseUrl,
+		demoKey: sandbox.demoKey,
+		plan: demo.plan,
+		pagesAvailable: demo.pagesAvailable,
+		monthlyPages: demo.monthlyPages,
+		stateFile: command.options.stateFile,
+	});
+	console.log(lines.join('\n'));
 
 	let stopping = false;
 	const stop = () => {
 		if (stopping) return;
 		stopping = true;
 		sandbox.stop().then(
-			() => console.log('\nSandbox stopped.'),
+			() => console.log(command.options.stateFile ? `\nSandbox stopped; its state is in ${command.options.stateFile}.` : '\nSandbox stopped.'),
 			(error: unknown) => {
-				console.error(error);
+				console.error(error instanceof Error ? error.message : error);
 				process.exitCode = 1;
 			},
 		);
@@ -39,6 +46,7 @@ async function main(): Promise<void> {
 	process.once('SIGTERM', stop);
 }
 
+// The message alone (e.g. a damaged state file, a port in use): a stack trace would only hide it.
 main().catch((error: unknown) => {
 	console.error(error instanceof Error ? error.message : error);
 	process.exitCode = 1;

@@ -22,6 +22,7 @@ export type { TimingConfig, TimingOption } from './timing';
 export type { EndpointKey } from './types';
 export { ENDPOINT_KEYS } from './types';
 export { ADMIN_PREFIX } from './server';
+export { StateFileError } from './persistence';
 export * as SPEC from './spec';
 
 /** The demo account's key: fixed, so a restarted sandbox keeps working with the same credential. */
@@ -45,7 +46,10 @@ export interface SandboxOptions {
 	maxConcurrentUploads?: number;
 	/** Faults active from the start (default none). */
 	faults?: FaultConfig;
-	/** Persist accounts, templates and results (not file bytes) to this JSON file. */
+	/**
+	 * Persist accounts, templates and results (not file bytes) to this JSON file. Absent by default,
+	 * so tests and benchmarks write nothing; the CLI sets it unless started with --no-state.
+	 */
 	stateFile?: string;
 	/** URLs placed in error bodies' next_action. */
 	links?: Partial<SandboxLinks>;

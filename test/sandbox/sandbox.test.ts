@@ -17,7 +17,8 @@ let sandbox: Sandbox;
 let target: Target;
 beforeAll(async () => {
 	sandbox = await startSandbox({ timing: 'fast', demoAccount: { plan: 'paid', monthlyPages: 15_000, rateLimitPerMinute: 100_000 } });
-	target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey };
+	// The fault cases below give answers the service's interface does not have, on purpose.
+	target = { baseUrl: sandbox.baseUrl, apiKey: sandbox.demoKey, offContract: true };
 });
 afterAll(() => sandbox.stop());
 afterEach(() => sandbox.faults.clear());
@@ -353,30 +354,50 @@ describe('lifecycle', () => {
 });
 
 describe('CLI options', () => {
-	it('defaults to port 4010, the free plan and realistic timing', () => {
-		expect(parseCliArgs([])).toStrictEqual({
+	const cwd = join(tmpdir(), 'a-clone');
+
+	it('defaults to port 4010, realistic timing, the plan the state has (free when new) and ./sandbox-data', () => {
+		expect(parseCliArgs([], cwd)).toStrictEqual({
 			help: false,
-			options: expect.objectContaining({ port: 4010, demoAccount: { plan: 'free', monthlyPages: undefined }, timing: undefined }),
+			options: expect.objectContaining({
+				port: 4010,
+				demoAccount: { plan: undefined, monthlyPages: undefined },
+				timing: undefined,
+				stateFile: join(cwd, 'sandbox-data', 'state.json'),
+			}),
 		});
 	});
 
-	it('reads plan, pages, timing, state file and faults', () => {
-		const command = parseCliArgs(['--plan', 'paid', '--pages', '500', '--timing', '0.25', '--state', 's.json', '--fault-rate-500', '0.1', '--fault-latency', '20']);
+	it('reads plan, pages, timing, host and faults', () => {
+		const command = parseCliArgs(['--plan', 'paid', '--pages', '500', '--timing', '0.25', '--host', '0.0.0.0', '--fault-rate-500', '0.1', '--fault-latency', '20']);
 		expect(command).toMatchObject({
 			help: false,
 			options: {
+				host: '0.0.0.0',
 				demoAccount: { plan: 'paid', monthlyPages: 500 },
 				timing: 0.25,
-				stateFile: 's.json',
 				faults: { rates: { '*': { internalError: 0.1 } }, latencyMs: { '*': 20 } },
 			},
 		});
 		expect(parseCliArgs(['--help'])).toStrictEqual({ help: true });
 	});
 
+	it('--data <folder> keeps the state in <folder>/state.json; --state <file> still names the file; --no-state keeps none', () => {
+		const stateFile = (args: string[]) => {
+			const command = parseCliArgs(args, cwd);
+			return command.help ? 'help' : command.options.stateFile;
+		};
+		expect(stateFile(['--data', 'kept'])).toBe(join(cwd, 'kept', 'state.json'));
+		expect(stateFile(['--data', '/srv/sandbox'])).toBe(join('/srv/sandbox', 'state.json'));
+		expect(stateFile(['--state', 's.json'])).toBe(join(cwd, 's.json'));
+		expect(stateFile(['--no-state'])).toBeUndefined();
+	});
+
 	it('refuses nonsense', () => {
 		expect(() => parseCliArgs(['--plan', 'gold'])).toThrow(/free or paid/);
 		expect(() => parseCliArgs(['--port', 'abc'])).toThrow(/--port/);
 		expect(() => parseCliArgs(['--unknown'])).toThrow();
+		expect(() => parseCliArgs(['--no-state', '--data', 'x'])).toThrow('--data and --no-state do not go together: choose one');
+		expect(() => parseCliArgs(['--data', 'x', '--state', 'y.json'])).toThrow(/do not go together/);
 	});
 });

@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { toIso } from './clock';
 import type { ScannerInput } from './validation';
 import type { FieldDefinition } from './types';
@@ -30,10 +30,11 @@ export class ScannerStore {
 		return this.accountScanners(accountId).get(scannerId);
 	}
 
-	create(accountId: string, input: Required<ScannerInput>): Scanner {
+	/** `scannerId` is given for ready-made templates (see readyMadeScannerId); others get a random one. */
+	create(accountId: string, input: Required<ScannerInput>, scannerId: string = randomUUID()): Scanner {
 		const now = this.now();
 		const scanner: Scanner = {
-			scanner_id: randomUUID(),
+			scanner_id: scannerId,
 			name: input.name,
 			description: input.description,
 			fields: structuredClone(input.fields),
@@ -77,6 +78,26 @@ export class ScannerStore {
 		}
 		return scanners;
 	}
+}
+
+/** Fixed namespace of the ready-made templates' ids (a random UUID chosen once; never change it). */
+const READY_MADE_NAMESPACE = '6f1d9c52-3b8e-4f0a-9d47-2c5e8a1b7f63';
+
+/**
+ * The id of a ready-made template in one account: a name-based UUID (RFC 9562 version 5) of the
+ * account id and the template's kind. The same at every start, so a workflow that picked the
+ * sandbox's "Invoice" keeps working after a restart, with or without a state file. Made from the
+ * account too because the spec does not say ids are per account: a service with ids unique across
+ * accounts gives each account's copy its own id, and the contract suite checks that, so a workflow
+ * that carries a template id over to another credential fails here as it would there.
+ */
+export function readyMadeScannerId(accountId: string, kind: string): string {
+	const namespace = Buffer.from(READY_MADE_NAMESPACE.replaceAll('-', ''), 'hex');
+	const hash = createHash('sha1').update(namespace).update(`${accountId}/${kind}`, 'utf8').digest();
+	hash[6] = (hash[6] & 0x0f) | 0x50; // version 5
+	hash[8] = (hash[8] & 0x3f) | 0x80; // RFC variant
+	const hex = hash.subarray(0, 16).toString('hex');
+	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 /** Spec 4.5 list entries and the 4.6 creation response carry no updated_at. */

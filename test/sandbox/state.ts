@@ -4,7 +4,7 @@ import type { SandboxLinks } from './errors';
 import { FaultInjector, type FaultConfig } from './faults';
 import { RateLimiter } from './rateLimit';
 import { ResultStore, terminalAt, type ResultRecord } from './results';
-import { ScannerStore, type Scanner } from './scanners';
+import { readyMadeScannerId, ScannerStore, type Scanner } from './scanners';
 import { StatsRecorder } from './stats';
 import { READY_MADE_TEMPLATES } from './templates';
 import type { TimingConfig } from './timing';
@@ -56,7 +56,8 @@ export class SandboxState {
 		const account = this.accounts.create(options);
 		if (options.readyMadeTemplates !== false) {
 			for (const template of READY_MADE_TEMPLATES) {
-				this.scanners.create(account.id, { name: template.name, description: template.description, fields: template.fields });
+				const input = { name: template.name, description: template.description, fields: template.fields };
+				this.scanners.create(account.id, input, readyMadeScannerId(account.id, template.kind));
 			}
 		}
 		return account;

@@ -7,6 +7,8 @@ import type { FieldDefinition } from './extraction/types';
  * are fictitious and format-only, because the extraction model may copy them (2.2).
  */
 export interface ReadyMadeTemplate {
+	/** Stable key of the template, from which its id in each account is made (never shown). */
+	kind: string;
 	name: string;
 	description: string;
 	fields: FieldDefinition[];
@@ -65,6 +67,7 @@ const articleNumber = text('article_number', 'Article no.', 'Article, item or SK
 
 export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 	{
+		kind: 'invoice',
 		name: 'Invoice',
 		description:
 			'Supplier invoices: invoice number and dates, supplier and customer, VAT IDs, totals and tax, payment details and every invoice line. The result carries a compliance block that checks that required fields are present and that lines, subtotal, tax and total add up.',
@@ -96,6 +99,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'receipt',
 		name: 'Receipt',
 		description: 'Till receipts and sales slips: merchant, date and time, items bought, tax, total and how it was paid.',
 		fields: [
@@ -114,6 +118,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'delivery_note',
 		name: 'Delivery note',
 		description: 'Delivery notes and packing slips: note number, dates, sender, recipient, delivery address, order reference, carrier and the goods delivered.',
 		fields: [
@@ -130,6 +135,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'quote',
 		name: 'Quote',
 		description: 'Quotes, quotations and estimates: quote number, dates and validity, supplier and customer, lines and totals.',
 		fields: [
@@ -146,6 +152,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'purchase_order',
 		name: 'Purchase order',
 		description: 'Purchase orders sent to a supplier: order number and date, buyer, supplier, delivery address and date, ordered lines and total.',
 		fields: [
@@ -161,6 +168,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'id_and_passport',
 		name: 'ID and passport',
 		description: 'Identity cards, passports and residence permits: holder, document number, nationality and dates. Only what is printed on the document is read.',
 		fields: [
@@ -178,6 +186,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'business_card',
 		name: 'Business card',
 		description: 'Business cards: name, job title, company and every way to contact the person.',
 		fields: [
@@ -192,6 +201,7 @@ export const READY_MADE_TEMPLATES: ReadyMadeTemplate[] = [
 		],
 	},
 	{
+		kind: 'bank_statement',
 		name: 'Bank statement',
 		description:
 			'Bank account statements: account holder, IBAN, period, opening and closing balances and every transaction. The result carries a balance check: opening balance plus credits minus debits must equal the closing balance.',

@@ -22,14 +22,14 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 
 import { startSandbox } from '../test/sandbox';
-import { documentOutcomes, scaleChecks, scaleFigures, type Check, type SentDocument } from '../test/scale/checks';
+import { documentOutcomes, keyWindows, scaleChecks, scaleFigures, type Check, type SentDocument } from '../test/scale/checks';
 import { startCollector } from '../test/scale/collector';
 import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/scale/crash';
 import { scaleBatch } from '../test/scale/documents';
 import { sendDuplicates } from '../test/scale/duplicates';
 import { sendMetAgain } from '../test/scale/metAgain';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
-import { checksList, figuresTable, summaryLine, workerActivity, workersTable } from '../test/scale/report';
+import { checksList, figuresTable, keyWindowsLine, summaryLine, workerActivity, workersTable } from '../test/scale/report';
 import { FINISH_STORED, SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, finishStoredWorkflow, scaleWorkflow } from '../test/scale/workflows';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { buildAndPack } from './n8n/packageTarball';
@@ -182,6 +182,7 @@ async function main(): Promise<() => void> {
 		console.log(workersTable(activity, collected, runs));
 		console.log('');
 		console.log(figuresTable(figures, crash, loadDocuments.length, options.crash));
+		console.log(keyWindowsLine(keyWindows(stats)));
 		console.log('');
 		console.log(checksList(checks));
 		console.log('');

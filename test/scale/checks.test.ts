@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { emptyStats } from '../sandbox/stats';
 import type { SandboxStats } from '../sandbox';
-import { documentOutcomes, scaleChecks, scaleFigures, throughput, type SentDocument } from './checks';
+import { documentOutcomes, keyWindows, scaleChecks, scaleFigures, throughput, type SentDocument } from './checks';
 import type { CollectedItem } from './collector';
 
 /** The scale suite's checks on hand-made records: each must fail when its rule is broken. */
@@ -95,5 +95,18 @@ describe('scale suite checks', () => {
 		expect(checksOf(documents, delivered, slow).checks.throughput.ok).toBe(false);
 		const short = documents.slice(0, 40);
 		expect(checksOf(short, delivered.slice(0, 40), statsFor(short, (i) => i * 2000)).checks.throughput.ok).toBe(false);
+	});
+});
+
+describe('the key\'s windows', () => {
+	it('open with the first request after the last one ended, counting uploads and reads, with the idle time between', () => {
+		// Uploads at 0, 1 and 2 s, each read 6 s later; a window from 0 to 60 s, then one from 61.5 s.
+		const stats = statsFor([doc(1), doc(2), doc(3)], (i) => i * 1000);
+		stats.uploads.push({ ...stats.uploads[0], at: 61_500, resultId: null, status: 429 });
+
+		expect(keyWindows(stats)).toEqual([
+			{ startsAt: 0, requests: 6, idleAfterMs: 1500 },
+			{ startsAt: 61_500, requests: 1 },
+		]);
 	});
 });

@@ -130,6 +130,35 @@ export function throughput(documents: SentDocument[], stats: SandboxStats, rateW
 	return { startsAt, endsAt, uploads: uploaded, completed, docsPerMin: minutes > 0 ? (uploaded + completed) / 2 / minutes : 0 };
 }
 
+/** One of the key's rate-limit windows as the sandbox counts them: it opens with a request and runs a minute. */
+export interface KeyWindow {
+	startsAt: number;
+	/** Uploads and result reads in it (other calls are not timed by the sandbox). */
+	requests: number;
+	/** From its end to the request that opened the next window; undefined for the last. */
+	idleAfterMs?: number;
+}
+
+/**
+ * Where the key's budget went: its windows, each with the uploads and reads it counted and the
+ * idle time before the next one. A window short of the limit had no work ready or held a margin;
+ * idle time between windows is budget that waited for a window to end.
+ */
+export function keyWindows(stats: SandboxStats, rateWindowMs = 60_000): KeyWindow[] {
+	const times = [...stats.uploads.map((upload) => upload.at), ...Object.values(stats.results).flatMap((result) => result.reads)].sort((a, b) => a - b);
+	const windows: KeyWindow[] = [];
+	for (const at of times) {
+		const current = windows.at(-1);
+		if (current && at < current.startsAt + rateWindowMs) {
+			current.requests += 1;
+			continue;
+		}
+		if (current) current.idleAfterMs = at - (current.startsAt + rateWindowMs);
+		windows.push({ startsAt: at, requests: 1 });
+	}
+	return windows;
+}
+
 /** The run's figures; `loadDocuments` are the ones the throughput is measured on. */
 export function scaleFigures(outcomes: DocumentOutcome[], strayItems: number, stats: SandboxStats, loadDocuments: SentDocument[], rateLimitPerMinute: number): ScaleFigures {
 	const once = (outcome: DocumentOutcome) => outcome.outputs.length === 1;

@@ -1,4 +1,4 @@
-import type { Check, ScaleFigures } from './checks';
+import type { Check, KeyWindow, ScaleFigures } from './checks';
 import type { CollectedItem } from './collector';
 import type { CrashReport } from './crash';
 import type { BatchRun } from './driver';
@@ -73,4 +73,10 @@ export function summaryLine(workers: number, figures: ScaleFigures): string {
 		`scale: workers=${workers} docs=${figures.docs} lost=${figures.lost} duplicate_uploads=${figures.duplicateUploads} http_429=${figures.http429} ` +
 		`requests=${figures.requests} docs_per_min=${figures.docsPerMin.toFixed(1)} bound_docs_per_min=${figures.boundDocsPerMin.toFixed(1)}`
 	);
+}
+
+/** The key's windows in order: requests counted, then the idle seconds before the next window opened. */
+export function keyWindowsLine(windows: KeyWindow[]): string {
+	const shown = windows.map((window) => `${window.requests}${window.idleAfterMs === undefined ? '' : ` +${(window.idleAfterMs / 1000).toFixed(1)} s`}`);
+	return `Key windows (uploads and reads in each minute, then idle until the next): ${shown.join(', ')}`;
 }

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_RATE_LIMIT_BLOCK_MS, RateBudget, rateBudgetFor, SHARED_KEY_SAFETY_MARGIN } from '../../nodes/shared/http/rateBudget';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
+import { RateLimiter } from '../sandbox/rateLimit';
 
 const headers = (limit: number, remaining: number, resetSeconds: number) => ({
 	'x-ratelimit-limit': String(limit),
@@ -198,6 +199,34 @@ describe('RateBudget', () => {
 		// without it.
 		expect(server.http429).toBeLessThanOrEqual(1);
 		for (const count of server.perWindow.values()) expect(count).toBeLessThanOrEqual(60);
+	});
+});
+
+describe('the end of a window', () => {
+	it('is taken to come at most a minute after an answer counted in it: the next window starts within a round trip of its end, not a second later', async () => {
+		const clock = new FakeClock();
+		// The sandbox's limiter: a key's window opens with its first request and runs a minute; Reset rounds up.
+		const limiter = new RateLimiter(clock.now);
+		const budget = new RateBudget(clock);
+		const arrivals: number[] = [];
+		const lane = async () => {
+			for (let i = 0; i < 40; i++) {
+				await budget.acquire(undefined, clock.wait);
+				await clock.wait(50);
+				const decision = limiter.consume('key', 60);
+				arrivals.push(clock.now());
+				await clock.wait(50);
+				budget.observe(Object.fromEntries(Object.entries(RateLimiter.headers(decision)).map(([name, value]) => [name.toLowerCase(), value])));
+			}
+		};
+		await clock.run(Promise.all([lane(), lane(), lane()]));
+
+		// 120 requests, 59 a window (the margin of 1): the third window opens with the 119th.
+		const secondOpens = arrivals[59];
+		const thirdOpens = arrivals[118];
+		expect(secondOpens - arrivals[0]).toBeGreaterThanOrEqual(60_000);
+		expect(secondOpens - arrivals[0]).toBeLessThanOrEqual(60_000 + 100);
+		expect(thirdOpens - secondOpens).toBeLessThanOrEqual(60_000 + 100);
 	});
 });
 

@@ -33,7 +33,7 @@ const SETUPS: Setup[] = [
 
 const LIMIT = 60;
 
-async function simulate(setup: Setup, margin: number, seed: number, minutes: number): Promise<{ accepted: number; http429: number }> {
+async function simulate(setup: Setup, margin: number | undefined, seed: number, minutes: number): Promise<{ accepted: number; http429: number }> {
 	const clock = new FakeClock();
 	const random = seededRandom(seed);
 	const limiter = new RateLimiter(clock.now);
@@ -64,13 +64,13 @@ async function simulate(setup: Setup, margin: number, seed: number, minutes: num
 }
 
 async function main(): Promise<void> {
-	const { values } = parseArgs({ options: { seeds: { type: 'string', default: '20' }, minutes: { type: 'string', default: '10' }, margins: { type: 'string', default: '1,2,3,4' } } });
+	const { values } = parseArgs({ options: { seeds: { type: 'string', default: '20' }, minutes: { type: 'string', default: '10' }, margins: { type: 'string', default: 'adaptive,3,4' } } });
 	const seeds = Number(values.seeds);
 	const minutes = Number(values.minutes);
-	const margins = values.margins.split(',').map(Number);
+	const margins = values.margins.split(',').map((margin) => (margin === 'adaptive' ? undefined : Number(margin)));
 	for (const setup of SETUPS) {
 		console.log(`\n${setup.title} (${seeds} seeds x ${minutes} min, limit ${LIMIT}/min)`);
-		console.log('margin | share of the limit used | 429s per run (mean, max) | runs with a 429');
+		console.log('  margin | share of the limit used | 429s per run (mean, max) | runs with a 429');
 		for (const margin of margins) {
 			let used = 0;
 			let total429 = 0;
@@ -83,7 +83,7 @@ async function main(): Promise<void> {
 				max429 = Math.max(max429, run.http429);
 				if (run.http429 > 0) runsWith429 += 1;
 			}
-			console.log(`${String(margin).padStart(6)} | ${((used / seeds) * 100).toFixed(1).padStart(22)} % | ${(total429 / seeds).toFixed(2)}, ${max429} | ${runsWith429} of ${seeds}`);
+			console.log(`${String(margin ?? 'adaptive').padStart(8)} | ${((used / seeds) * 100).toFixed(1).padStart(22)} % | ${(total429 / seeds).toFixed(2)}, ${max429} | ${runsWith429} of ${seeds}`);
 		}
 	}
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 
-import { MAX_RATE_LIMIT_BLOCK_MS, RateBudget, rateBudgetFor, SHARED_KEY_SAFETY_MARGIN } from '../../nodes/shared/http/rateBudget';
+import { MAX_RATE_LIMIT_BLOCK_MS, RateBudget, rateBudgetFor, sharedKeyMargin } from '../../nodes/shared/http/rateBudget';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
 import { RateLimiter } from '../sandbox/rateLimit';
@@ -55,11 +55,11 @@ describe('RateBudget', () => {
 		await acquireTimes(clock, budget, 3);
 		// 41 counted by the server, only 3 sent from here: someone else shares the key.
 		budget.observe(headers(60, 19, 50));
-		expect(budget.snapshot().remaining).toBe(19 - 2 - SHARED_KEY_SAFETY_MARGIN);
+		expect(budget.snapshot().remaining).toBe(19 - 2 - sharedKeyMargin(1));
 
 		// An older answer arriving late (more remaining) cannot raise the count in the same window.
 		budget.observe(headers(60, 25, 50));
-		expect(budget.snapshot().remaining).toBe(19 - 2 - SHARED_KEY_SAFETY_MARGIN);
+		expect(budget.snapshot().remaining).toBe(19 - 2 - sharedKeyMargin(1));
 	});
 
 	it('waits for the end of the window the server announced when its remaining runs out', async () => {
@@ -199,6 +199,22 @@ describe('RateBudget', () => {
 		// without it.
 		expect(server.http429).toBeLessThanOrEqual(1);
 		for (const count of server.perWindow.values()) expect(count).toBeLessThanOrEqual(60);
+	});
+});
+
+describe('the margin on a shared key', () => {
+	it('grows with what the others send per request of ours: 3 beside one worker like this one, 4 beside two, 1 alone', async () => {
+		expect([sharedKeyMargin(0.1), sharedKeyMargin(1), sharedKeyMargin(2), sharedKeyMargin(100)]).toEqual([3, 3, 4, 9]);
+
+		const clock = new FakeClock();
+		const budget = new RateBudget(clock);
+		expect(budget.snapshot().remaining).toBe(59);
+		await acquireTimes(clock, budget, 10);
+		// 30 counted by the server, 10 of them ours: two others like us.
+		for (let i = 0; i < 10; i++) budget.observe(headers(60, 30, 40));
+		// The first answer came with 9 of ours in flight, and a window only tightens.
+		expect(budget.snapshot().remaining).toBe(30 - 9 - sharedKeyMargin(2));
+		expect(sharedKeyMargin(2)).toBe(4);
 	});
 });
 

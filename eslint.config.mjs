@@ -11,14 +11,15 @@ export default [
 	{
 		// Generated or downloaded, never written by hand: the packed package (.n8n-cache), the demo's
 		// output, coverage reports, the generated sample documents, the editor suite's screenshots.
-		ignores: ['.n8n-cache/**', 'demo-output/**', 'coverage/**', 'test/fixtures/generated/**', 'test-output/**'],
+		// The sandbox package's build output (sandbox/dist, compiled from sandbox/src).
+		ignores: ['.n8n-cache/**', 'demo-output/**', 'coverage/**', 'test/fixtures/generated/**', 'test-output/**', 'sandbox/dist/**'],
 	},
 	{
-		// The sandbox, the test harness, the benchmark and the scripts are Node programs (an HTTP
-		// server, test runners, n8n launchers), not code that runs inside n8n. The rules that guard
-		// code running inside n8n (no node:* imports, no process, no timers) do not apply to them;
-		// every other rule of the stock config still does.
-		files: ['test/**/*.ts', 'scripts/**/*.ts', '*.config.ts'],
+		// The sandbox (its own package in sandbox/), the test harness, the benchmark and the scripts
+		// are Node programs (an HTTP server, test runners, n8n launchers), not code that runs inside
+		// n8n. The rules that guard code running inside n8n (no node:* imports, no process, no
+		// timers) do not apply to them; every other rule of the stock config still does.
+		files: ['sandbox/**/*.{ts,js}', 'test/**/*.ts', 'scripts/**/*.ts', '*.config.ts'],
 		rules: {
 			'@n8n/community-nodes/no-restricted-globals': 'off',
 			'@n8n/community-nodes/no-restricted-imports': 'off',
@@ -31,7 +32,7 @@ export default [
 	},
 	{
 		// Command-line entry points talk to their user on the terminal.
-		files: ['test/sandbox/cli.ts', 'scripts/**/*.ts', 'test/**/*.bench.ts', 'test/faults/report.ts'],
+		files: ['sandbox/src/cli.ts', 'scripts/**/*.ts', 'test/**/*.bench.ts', 'test/faults/report.ts'],
 		rules: { 'no-console': 'off' },
 	},
 ];

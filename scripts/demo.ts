@@ -16,7 +16,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { corpusFile } from '../test/harness/corpusLocation';
-import { startSandbox } from '../test/sandbox';
+import { startSandbox } from '../sandbox/src';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { dovecotMissing, startDovecot } from './n8n/dovecot';
 import { OUTPUT_FOLDER, createN8nHome, emailExampleWorkflow, emailRunOf, runEmailExample, standInWorkflow, writeEmailFiles, writtenFiles, type EmailRun } from './n8n/emailExample';

@@ -19,7 +19,7 @@ import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } fr
 import { basename, join } from 'node:path';
 
 import { MANIFEST, corpusFile } from '../test/harness/corpusLocation';
-import { startSandbox } from '../test/sandbox';
+import { startSandbox } from '../sandbox/src';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { N8nCli } from './n8n/cli';
 import { ensureN8n } from './n8n/install';

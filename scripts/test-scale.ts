@@ -21,7 +21,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 
-import { startSandbox } from '../test/sandbox';
+import { startSandbox } from '../sandbox/src';
 import { documentOutcomes, keyWindows, scaleChecks, scaleFigures, type Check, type SentDocument } from '../test/scale/checks';
 import { startCollector } from '../test/scale/collector';
 import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/scale/crash';

@@ -1,4 +1,4 @@
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
 
 /** Spec 2.8 / 8: requests per minute per key on the free plan and on paid plans. */
 export const FREE_PLAN_REQUESTS_PER_MINUTE = 60;

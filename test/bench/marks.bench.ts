@@ -16,7 +16,7 @@ import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
 import { loadFixture } from '../fixtures';
 import { deduplicationStore } from '../harness/deduplication';
 import { binaryItem, runNode, type RunResult } from '../harness/engine';
-import { startSandbox } from '../sandbox';
+import { startSandbox } from '../../sandbox/src';
 
 interface Scenario {
 	executions: number;

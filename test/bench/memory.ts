@@ -1,6 +1,6 @@
 import { binaryItem, runNode } from '../harness/engine';
 import { paddedPdf } from '../fixtures/documents/special-files';
-import { DEMO_KEY } from '../sandbox';
+import { DEMO_KEY } from '../../sandbox/src';
 import { spawnTs, waitForOutput } from './childProcess';
 
 export interface UploadMemory {
@@ -28,7 +28,7 @@ const MB = 1024 * 1024;
  * preflight, the request body, n8n's HTTP client).
  */
 export async function measureConcurrentUploads(): Promise<UploadMemory> {
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', '100000', '--max-concurrent-uploads', String(UPLOADS)]);
+	const sandbox = spawnTs('sandbox/src/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', '100000', '--max-concurrent-uploads', String(UPLOADS)]);
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);
 		const credential = { apiKey: DEMO_KEY, baseUrl };

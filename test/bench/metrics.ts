@@ -1,4 +1,4 @@
-import type { SandboxStats } from '../sandbox';
+import type { SandboxStats } from '../../sandbox/src';
 
 export interface PipelineFigures {
 	docs: number;

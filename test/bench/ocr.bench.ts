@@ -1,5 +1,5 @@
 /**
- * How long the sandbox's OCR (test/sandbox/extraction/ocr.ts) takes per page on the corpus's real
+ * How long the sandbox's OCR (sandbox/src/extraction/ocr.ts) takes per page on the corpus's real
  * photos and scans: every image of the corpus, every PDF page without a text layer that draws an
  * image, and the scans that carry a text layer too (the sandbox reads their text layer; the time
  * their image would take is shown apart). Per page: time, language kept, words, characters, mean
@@ -13,9 +13,9 @@ import { performance } from 'node:perf_hooks';
 
 import { pngWithText } from '../fixtures/images';
 import { DEV_INVOICES, devInvoiceExpected, holdsAmount, ocrCorpus, type OcrSample } from '../sandbox/extraction/ocr-corpus';
-import { ocrAvailable, recognizeImage, stopOcr, type OcrPage } from '../sandbox/extraction/ocr';
-import { pdfPageImages } from '../sandbox/extraction/pdf-images';
-import { readPdfText } from '../sandbox/extraction/pdf-text';
+import { ocrAvailable, recognizeImage, stopOcr, type OcrPage } from '../../sandbox/src/extraction/ocr';
+import { pdfPageImages } from '../../sandbox/src/extraction/pdf-images';
+import { readPdfText } from '../../sandbox/src/extraction/pdf-text';
 
 interface Row {
 	name: string;

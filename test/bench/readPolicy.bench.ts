@@ -21,8 +21,8 @@ import { MIN_RESULT_READ_INTERVAL_MS } from '../../nodes/shared/limits';
 import { pollResults, type PollTarget } from '../../nodes/shared/waiting/scheduler';
 import type { Result } from '../../nodes/shared/schemas';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
-import { seededRandom } from '../sandbox/random';
-import { completionWindow, REALISTIC_TIMING, scheduleResult, type TimingConfig } from '../sandbox/timing';
+import { seededRandom } from '../../sandbox/src/random';
+import { completionWindow, REALISTIC_TIMING, scheduleResult, type TimingConfig } from '../../sandbox/src/timing';
 import { benchDocuments } from './documents';
 import { quantile } from './metrics';
 

@@ -159,6 +159,6 @@ main()
 
 /** The OCR engine's worker threads, when the sandbox has OCR and started them. */
 async function stopOcrIfRunning(): Promise<void> {
-	const sandbox = (await import('../sandbox/extraction/ocr').catch(() => undefined)) as { stopOcr?: () => Promise<void> } | undefined;
+	const sandbox = (await import('../../sandbox/src/extraction/ocr').catch(() => undefined)) as { stopOcr?: () => Promise<void> } | undefined;
 	await sandbox?.stopOcr?.().catch(() => undefined);
 }

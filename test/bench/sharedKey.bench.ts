@@ -12,8 +12,8 @@ import { parseArgs } from 'node:util';
 
 import { RateBudget } from '../../nodes/shared/http/rateBudget';
 import { FakeClock } from '../harness/fakeTime';
-import { seededRandom } from '../sandbox/random';
-import { RateLimiter } from '../sandbox/rateLimit';
+import { seededRandom } from '../../sandbox/src/random';
+import { RateLimiter } from '../../sandbox/src/rateLimit';
 
 interface Setup {
 	title: string;

@@ -24,7 +24,7 @@ import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
 
 import { paddedPdf } from '../fixtures/documents/special-files';
 import { runNode } from '../harness/engine';
-import { DEMO_KEY } from '../sandbox';
+import { DEMO_KEY } from '../../sandbox/src';
 import { spawnTs, waitForOutput } from './childProcess';
 import { mb, runMemoryBench } from './memoryRuns';
 
@@ -63,7 +63,7 @@ async function fileServer(): Promise<{ url: (i: number) => string; close: () => 
 
 async function measure(links: number): Promise<Measure> {
 	const folder = mkdtempSync(join(tmpdir(), 'n8n-docx-bench-url-memory-'));
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', String(10 * links), '--timing', 'fast', '--max-concurrent-uploads', String(links)]);
+	const sandbox = spawnTs('sandbox/src/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', String(10 * links), '--timing', 'fast', '--max-concurrent-uploads', String(links)]);
 	const files = await fileServer();
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);

@@ -23,7 +23,7 @@ import type { INodeExecutionData } from 'n8n-workflow';
 
 import { paddedPdf } from '../fixtures/documents/special-files';
 import { runNode } from '../harness/engine';
-import { DEMO_KEY } from '../sandbox';
+import { DEMO_KEY } from '../../sandbox/src';
 import { spawnTs, waitForOutput } from './childProcess';
 import { mb, runMemoryBench } from './memoryRuns';
 
@@ -50,7 +50,7 @@ interface Measure {
 
 async function measure(files: number): Promise<Measure> {
 	const folder = mkdtempSync(join(tmpdir(), 'n8n-docx-bench-memory-'));
-	const sandbox = spawnTs('test/sandbox/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', String(10 * files), '--max-concurrent-uploads', String(files)]);
+	const sandbox = spawnTs('sandbox/src/cli.ts', ['--port', '0', '--no-state', '--plan', 'paid', '--pages', String(10 * files), '--max-concurrent-uploads', String(files)]);
 	try {
 		const [, baseUrl] = await waitForOutput(sandbox, /listening on (http:\/\/\S+)/);
 		Container.get(BinaryDataConfig).localStoragePath = folder;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox } from '../sandbox';
+import { startSandbox } from '../../sandbox/src';
 import { blankPdf, corruptPdf, pagesOf, plainPng, textPdf } from './documents';
 import { expectError, expectRateHeaders, expectShape, result, uploadAccepted } from './schemas';
 import { call, closeTarget, createTemplate, freshAccount, openTarget, upload, usingSandbox, waitForResult, type Target } from './target';

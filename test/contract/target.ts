@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { startSandbox, type AccountOptions, type Sandbox } from '../sandbox';
+import { startSandbox, type AccountOptions, type Sandbox } from '../../sandbox/src';
 import { expectDocumented } from './openapi';
 
 /**

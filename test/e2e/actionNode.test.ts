@@ -5,7 +5,7 @@ import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { findTemplate } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, executeOk, readFiles, sandboxWithCredential, templateById } from './support';
 
 const CREDENTIAL = 'e2eActionCred';

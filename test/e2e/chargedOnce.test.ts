@@ -11,7 +11,7 @@ import { N8nRestApi, waitForProductionWebhook } from '../../scripts/n8n/restApi'
 import { startN8nServer } from '../../scripts/n8n/server';
 import { outputJson } from '../../scripts/n8n/runData';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, e2eOwner, executeOk, n8n, poller, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eChargedOnceCred';

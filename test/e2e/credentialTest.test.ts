@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ownerSession, startN8nServer, type N8nServer } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { e2eOwner, sandboxWithCredential } from './support';
 
 const GOOD = 'e2eCredTestGood';

@@ -13,7 +13,7 @@ import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { loadFixture } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, executeOk, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eSourcesCred';

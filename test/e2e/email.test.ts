@@ -21,7 +21,7 @@ import { PROTECTED_CONTRACT, sampleMailbox, type SampleEmail, type SampleMailbox
 import { EXAMPLE_CREDENTIAL, findTemplate, sandboxCredential, withParameters } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
 import { skipNotice } from '../harness/skipNotice';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { e2eOwner, n8n } from './support';
 
 const missing = dovecotMissing();

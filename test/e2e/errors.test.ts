@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { nodeError, outputJson } from '../../scripts/n8n/runData';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, executeFailing, executeOk, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eErrorsCred';

@@ -8,7 +8,7 @@ import { nodeRuns, outputJson } from '../../scripts/n8n/runData';
 import { EXAMPLE_CREDENTIAL, findTemplate, loadExample, templateLocatorValue, withParameters } from '../../scripts/n8n/workflows';
 import { createN8nHome } from '../../scripts/n8n/emailExample';
 import { SAMPLES, loadFixture, type FixtureName } from '../fixtures';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { scriptedAccountant } from './agentScript';
 import { startFakeChatModel } from './fakeChatModel';
 import { executeOk, sandboxWithCredential } from './support';

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { nodeError, nodeRuns, outputJson } from '../../scripts/n8n/runData';
 import { SAMPLES, loadFixture, type FixtureName } from '../fixtures';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, executeFailing, executeOk, n8n, noOp, poller, readFiles, sandboxWithCredential, sortByFileName } from './support';
 
 const CREDENTIAL = 'e2eOnErrorCred';

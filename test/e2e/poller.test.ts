@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { SAMPLES } from '../fixtures';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, executeOk, noOp, poller, readFiles, sandboxWithCredential, sortByFileName } from './support';
 
 const CREDENTIAL = 'e2ePollerCred';

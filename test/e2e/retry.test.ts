@@ -12,7 +12,7 @@ import type { N8nCli } from '../../scripts/n8n/cli';
 import { N8nRestApi, waitForProductionWebhook } from '../../scripts/n8n/restApi';
 import { nodeError } from '../../scripts/n8n/runData';
 import { startN8nServer, type N8nServer } from '../../scripts/n8n/server';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import { WorkflowBuilder, action, documentFolder, e2eOwner, executeFailing, n8n, readFiles, sandboxWithCredential, sortByFileName } from './support';
 
 const CREDENTIAL = 'e2eRetryCred';

@@ -10,7 +10,7 @@ import type { RunData } from '../../scripts/n8n/runData';
 import type { Owner } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
 import { loadFixture, type FixtureName } from '../fixtures';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox';
+import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/src';
 
 export { NODE_TYPES };
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, type TestContext } from 'vitest';
 import { RETRY } from '../../nodes/shared/http/transport';
 import { minimalPdf } from '../harness/documents';
 import { binaryItem, capturedLogs, runNode, startNode, visibleText, type RunOptions, type RunResult, type TestCredential } from '../harness/engine';
-import { startSandbox, type AccountOptions, type Sandbox, type SandboxOptions, type SandboxStats } from '../sandbox';
+import { startSandbox, type AccountOptions, type Sandbox, type SandboxOptions, type SandboxStats } from '../../sandbox/src';
 
 /** One line of the printed table. */
 export interface ScenarioRow {

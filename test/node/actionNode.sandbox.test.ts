@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
 import { loadFixture, type FixtureName } from '../fixtures';
-import { startSandbox, type AccountSettings, type Sandbox } from '../sandbox';
+import { startSandbox, type AccountSettings, type Sandbox } from '../../sandbox/src';
 import { expectPairedItems, searchTemplates } from './actionNode.support';
 
 let sandbox: Sandbox;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { loadFixture } from '../fixtures';
 import { binaryItem, runNode, type RunOptions, type RunResult, type TestCredential } from '../harness/engine';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
 import { freshKey } from '../harness/keys';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { runNode } from '../harness/engine';
 import { loadFixture } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
-import { startSandbox } from '../sandbox';
+import { startSandbox } from '../../sandbox/src';
 
 async function emailItem(): Promise<INodeExecutionData> {
 	const invoice = await loadFixture('invoiceEn');

@@ -15,7 +15,7 @@ import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
 import { loadFixture } from '../fixtures';
 import { deduplicationStore } from '../harness/deduplication';
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
 
 let sandbox: Sandbox;
 const testSettleMs = MARK_TIMING.settleMs;

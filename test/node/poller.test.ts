@@ -15,7 +15,7 @@ import { describe, it, type ExpectStatic } from 'vitest';
 import { MIN_RESULT_READ_INTERVAL_MS } from '../../nodes/shared/limits';
 import { binaryItem, runNode, startNode, type RunResult, type TestCredential } from '../harness/engine';
 import { loadFixture, type FixtureName } from '../fixtures';
-import { startSandbox, type Fault, type FaultKind, type Sandbox, type SandboxOptions } from '../sandbox';
+import { startSandbox, type Fault, type FaultKind, type Sandbox, type SandboxOptions } from '../../sandbox/src';
 
 /** The poller's outputs, in order. */
 const OUTPUT_NAMES = ['done', 'rejected', 'error', 'stillProcessing'] as const;

@@ -8,7 +8,7 @@ import { call, fileForm, type Target } from '../contract/target';
 
 /** `npm run sandbox` as a user runs it: a process of its own, stopped with a signal, started again. */
 
-const CLI = join(__dirname, 'cli.ts');
+const CLI = join(__dirname, '..', '..', 'sandbox', 'src', 'cli.ts');
 const folder = mkdtempSync(join(tmpdir(), 'sandbox-cli-'));
 const data = join(folder, 'data');
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

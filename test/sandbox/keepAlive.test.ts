@@ -1,8 +1,8 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Worker } from 'node:worker_threads';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandbox, type Sandbox } from '.';
-import { ANNOUNCED_KEEP_ALIVE_SECONDS, IDLE_CONNECTION_CLOSE_MS } from './server';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { ANNOUNCED_KEEP_ALIVE_SECONDS, IDLE_CONNECTION_CLOSE_MS } from '../../sandbox/src/server';
 
 /**
  * Keep-alive connections under a client's ordinary polling (docs/benchmark.md, "Connection

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textPdf } from '../contract/documents';
 import { call, fileForm, type Target } from '../contract/target';
-import { startSandbox, StateFileError, type Sandbox, type SandboxOptions } from '.';
-import { parseCliArgs } from './cliOptions';
+import { startSandbox, StateFileError, type Sandbox, type SandboxOptions } from '../../sandbox/src';
+import { parseCliArgs } from '../../sandbox/src/cliOptions';
 
 /** Stable ready-made template ids, and the CLI's state folder: kept, not kept, damaged. */
 

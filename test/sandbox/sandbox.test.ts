@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { blankPdf, textPdf } from '../contract/documents';
 import { call, fileForm, type Target } from '../contract/target';
-import { startSandbox, type Sandbox } from '.';
-import { parseCliArgs } from './cliOptions';
-import { FaultInjector } from './faults';
-import { isLoopback } from './http';
-import { resolveTiming, scheduleResult } from './timing';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { parseCliArgs } from '../../sandbox/src/cliOptions';
+import { FaultInjector } from '../../sandbox/src/faults';
+import { isLoopback } from '../../sandbox/src/http';
+import { resolveTiming, scheduleResult } from '../../sandbox/src/timing';
 
 /** The sandbox's own mechanics, which the contract suite cannot see: faults, stats, admin, stop, state file. */
 

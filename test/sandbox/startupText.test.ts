@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEMO_KEY } from '.';
-import { isLoopbackHost, startupLines, type StartupInfo } from './startupText';
+import { DEMO_KEY } from '../../sandbox/src';
+import { isLoopbackHost, startupLines, type StartupInfo } from '../../sandbox/src/startupText';
 
 /** The lines `npm run sandbox` prints: what to put in n8n's credential, for n8n beside it and in Docker. */
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 
-import { emptyStats } from '../sandbox/stats';
-import type { SandboxStats } from '../sandbox';
+import { emptyStats } from '../../sandbox/src/stats';
+import type { SandboxStats } from '../../sandbox/src';
 import { documentOutcomes, keyWindows, scaleChecks, scaleFigures, throughput, type SentDocument } from './checks';
 import type { CollectedItem } from './collector';
 

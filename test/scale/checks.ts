@@ -1,5 +1,5 @@
 import { totalRequests } from '../bench/metrics';
-import type { SandboxStats } from '../sandbox';
+import type { SandboxStats } from '../../sandbox/src';
 import type { CollectedItem } from './collector';
 import type { ScaleDocument } from './documents';
 import type { OutputName, ScaleMode } from './workflows';

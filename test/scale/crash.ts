@@ -1,6 +1,6 @@
 import type { QueueWorker } from '../../scripts/n8n/queueMode';
 import type { N8nRestApi, SavedExecution } from '../../scripts/n8n/restApi';
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import type { Check } from './checks';
 import type { Collector } from './collector';
 import { postBatch, type Batch } from './driver';

@@ -1,4 +1,4 @@
-import type { Sandbox } from '../sandbox';
+import type { Sandbox } from '../../sandbox/src';
 import type { QueueWorker } from '../../scripts/n8n/queueMode';
 import type { Check } from './checks';
 import type { Collector, CollectedItem } from './collector';

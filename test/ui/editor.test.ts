@@ -11,8 +11,8 @@ import { EXAMPLE_CREDENTIAL, findTemplate, sandboxCredential } from '../../scrip
 import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
 import { n8n } from '../e2e/support';
 import { SAMPLES } from '../fixtures';
-import { startSandbox, type Sandbox } from '../sandbox';
-import { READY_MADE_TEMPLATES } from '../sandbox/templates';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { READY_MADE_TEMPLATES } from '../../sandbox/src/templates';
 import { launchBrowser } from './browser';
 import { Editor } from './editor';
 

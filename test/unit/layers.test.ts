@@ -18,7 +18,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	items: ['base'],
 	'preflight/pdf': ['base'],
 	preflight: ['base', 'preflight/pdf'],
-	http: ['base', 'items'],
+	/** preflight/addresses: where the credential's key may go over plain http is where a link may go. */
+	http: ['base', 'items', 'preflight'],
 	output: ['base', 'items', 'http'],
 	templates: ['base', 'items', 'http'],
 	waiting: ['base', 'items', 'http', 'output'],

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileEveryAnswer, problemsWith, type ObservedResponse } from '../contract/openapi';
-import { startSandbox, type Sandbox } from '../sandbox';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
 
 /**
  * docs/openapi.json, the service's interface as OpenAPI 3.1 (spec 1, 9): it is valid OpenAPI, the

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { MAX_RATE_LIMIT_BLOCK_MS, RateBudget, rateBudgetFor, sharedKeyMargin } from '../../nodes/shared/http/rateBudget';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
-import { RateLimiter } from '../sandbox/rateLimit';
+import { RateLimiter } from '../../sandbox/src/rateLimit';
 
 const headers = (limit: number, remaining: number, resetSeconds: number) => ({
 	'x-ratelimit-limit': String(limit),

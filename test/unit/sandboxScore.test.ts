@@ -11,7 +11,7 @@ import {
 	scoreLineItems,
 	toAmount,
 } from '../bench/sandboxScore/score';
-import type { ExtractedData } from '../sandbox/extraction';
+import type { ExtractedData } from '../../sandbox/src/extraction';
 
 describe('bench:sandbox scoring: one field', () => {
 	it('is missing when nothing was found, right or wrong otherwise', () => {

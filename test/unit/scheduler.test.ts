@@ -7,7 +7,7 @@ import { pollResults, type PollOutcome, type PollTarget } from '../../nodes/shar
 import { WakeUp } from '../../nodes/shared/waiting/wakeUp';
 import type { Result } from '../../nodes/shared/schemas';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
-import { seededRandom } from '../sandbox/random';
+import { seededRandom } from '../../sandbox/src/random';
 import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
 
 interface Doc {

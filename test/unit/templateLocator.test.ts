@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { TEMPLATE_ID_PATTERN } from '../../nodes/DocumentExtraction/actions/template/locator';
 import { checkTemplateId } from '../../nodes/shared/preflight/ids';
-import { seededRandom } from '../sandbox/random';
+import { seededRandom } from '../../sandbox/src/random';
 
 const { description } = new DocumentExtraction();
 

@@ -4,7 +4,7 @@
  * and time per page.
  */
 import { quantile } from '../metrics';
-import type { ExtractedData } from '../../sandbox/extraction';
+import type { ExtractedData } from '../../../sandbox/src/extraction';
 import type { BenchDocument } from './parts';
 import {
 	compareField,

@@ -6,12 +6,12 @@
  * from the named template or from the one automatic mode picks among a new account's 8 ready-made
  * templates, in their order).
  */
-import { readDocument, sniffType } from '../../sandbox/extraction';
-import type { DocumentKind, ExtractedData, ReadDocument, TemplateLike } from '../../sandbox/extraction';
-import { readPdfText } from '../../sandbox/extraction/pdf-text';
-import { MAX_PAGES_PER_DOCUMENT } from '../../sandbox/spec';
-import { READY_MADE_TEMPLATES } from '../../sandbox/templates';
-import { MIME_BY_KIND, processDocument } from '../../sandbox/uploads';
+import { readDocument, sniffType } from '../../../sandbox/src/extraction';
+import type { DocumentKind, ExtractedData, ReadDocument, TemplateLike } from '../../../sandbox/src/extraction';
+import { readPdfText } from '../../../sandbox/src/extraction/pdf-text';
+import { MAX_PAGES_PER_DOCUMENT } from '../../../sandbox/src/spec';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import { MIME_BY_KIND, processDocument } from '../../../sandbox/src/uploads';
 
 /** A new account's templates, as the sandbox creates them (ids are the sandbox's to choose). */
 export const ACCOUNT_TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { addressCountries, currencySigns, documentCurrency, labelledCurrency, phoneCountries, vatCountries } from './currency';
-import { toLines } from './text-lines';
+import { addressCountries, currencySigns, documentCurrency, labelledCurrency, phoneCountries, vatCountries } from '../../../sandbox/src/extraction/currency';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
 
 const currencyOf = (text: string) => documentCurrency(toLines([text]));
 

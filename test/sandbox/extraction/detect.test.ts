@@ -3,10 +3,10 @@
  * of each kind of document, in several languages, and how sure the choice says it is.
  */
 import { describe, expect, it } from 'vitest';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { autoBlock, detectTemplate, isAmountCell, kindEvidence, templateKind } from './detect';
-import { toLines } from './text-lines';
-import type { ReadDocument, TemplateLike } from './types';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import { autoBlock, detectTemplate, isAmountCell, kindEvidence, templateKind } from '../../../sandbox/src/extraction/detect';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { ReadDocument, TemplateLike } from '../../../sandbox/src/extraction/types';
 
 const TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({ scanner_id: `t${index}`, ...structuredClone(template) }));
 

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture, SAMPLES, type FixtureName } from '../../fixtures';
 import { pngWithText } from '../../fixtures/images';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { autoBlock, averageConfidence, detectTemplate, extractData, readDocument, type ExtractedData, type ReadDocument, type TemplateLike } from './index';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import { autoBlock, averageConfidence, detectTemplate, extractData, readDocument, type ExtractedData, type ReadDocument, type TemplateLike } from '../../../sandbox/src/extraction/index';
 
 const TEMPLATES: TemplateLike[] = READY_MADE_TEMPLATES.map((template, index) => ({ ...template, scanner_id: `ready-${index}` }));
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackValue } from './fallbacks';
+import { fallbackValue } from '../../../sandbox/src/extraction/fallbacks';
 import { confidenceOf, extractText, templateNamed, valueOf } from './test-documents';
-import { toLines } from './text-lines';
-import type { FieldDefinition } from './types';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { FieldDefinition } from '../../../sandbox/src/extraction/types';
 
 const invoice = templateNamed('Invoice');
 const extract = (text: string, language = 'en') => extractText(invoice, text, { language });

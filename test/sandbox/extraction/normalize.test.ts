@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCurrencies, findIbans, guessDecimalSeparator, isValidAbn, isValidIban, isValidVatId, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone, taxIdKind } from './normalize';
+import { findCurrencies, findIbans, guessDecimalSeparator, isValidAbn, isValidIban, isValidVatId, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone, taxIdKind } from '../../../sandbox/src/extraction/normalize';
 
 describe('parseNumber', () => {
 	it.each([

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackValue } from './fallbacks';
-import { findLabels } from './labels';
-import { normalizeValue } from './normalize';
-import { betterReading, joinSplitAmounts, type OcrPage, type OcrWord } from './ocr';
-import { readTable } from './tables';
+import { fallbackValue } from '../../../sandbox/src/extraction/fallbacks';
+import { findLabels } from '../../../sandbox/src/extraction/labels';
+import { normalizeValue } from '../../../sandbox/src/extraction/normalize';
+import { betterReading, joinSplitAmounts, type OcrPage, type OcrWord } from '../../../sandbox/src/extraction/ocr';
+import { readTable } from '../../../sandbox/src/extraction/tables';
 import { LINE_ITEMS } from './test-documents';
-import { toLines } from './text-lines';
-import type { FieldDefinition } from './types';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { FieldDefinition } from '../../../sandbox/src/extraction/types';
 
 const items = LINE_ITEMS;
 

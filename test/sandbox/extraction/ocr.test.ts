@@ -11,12 +11,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadFixture, SAMPLES, type FixtureName } from '../../fixtures';
 import { skipNotice } from '../../harness/skipNotice';
 import { call, fileForm, waitForResult } from '../../contract/target';
-import { startSandbox, type Sandbox } from '..';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { extractData, readDocument, type TemplateLike } from './index';
-import { ocrAvailable, ocrImagesAsked, recognizeImage, stopOcr } from './ocr';
+import { startSandbox, type Sandbox } from '../../../sandbox/src';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import { extractData, readDocument, type TemplateLike } from '../../../sandbox/src/extraction/index';
+import { ocrAvailable, ocrImagesAsked, recognizeImage, stopOcr } from '../../../sandbox/src/extraction/ocr';
 import { DEV_INVOICES, holdsAmount, ocrCorpus } from './ocr-corpus';
-import { pdfPageImages } from './pdf-images';
+import { pdfPageImages } from '../../../sandbox/src/extraction/pdf-images';
 
 const OCR = await ocrAvailable();
 const OCR_MISSING = 'OCR is not available (tesseract.js or @tesseract.js-data/eng not installed, or SANDBOX_OCR=off)';

@@ -1,7 +1,7 @@
 import { deflateSync, inflateSync } from 'node:zlib';
 import { concatTransformationMatrix, drawObject, PDFDict, PDFDocument, PDFHexString, PDFName, PDFRawStream, popGraphicsState, pushGraphicsState, type PDFPage } from 'pdf-lib';
 import { describe, expect, it } from 'vitest';
-import { ccittTiff, drawnPlacements, imageFile, MAX_TEXT_PAGE_IMAGES, pdfPageImages, textPageImages, type Matrix } from './pdf-images';
+import { ccittTiff, drawnPlacements, imageFile, MAX_TEXT_PAGE_IMAGES, pdfPageImages, textPageImages, type Matrix } from '../../../sandbox/src/extraction/pdf-images';
 
 /** The file tests build: pages drawing image XObjects made from a dictionary and raw bytes. */
 async function pdfWith(images: Array<{ dict: Record<string, unknown>; bytes: Uint8Array; drawn?: boolean; inForm?: boolean }>): Promise<Uint8Array> {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { averageConfidence } from './extract';
-import { parseDate } from './normalize';
-import { crossCheckAmounts } from './plausibility';
-import type { ScalarResult } from './scalar-fields';
+import { averageConfidence } from '../../../sandbox/src/extraction/extract';
+import { parseDate } from '../../../sandbox/src/extraction/normalize';
+import { crossCheckAmounts } from '../../../sandbox/src/extraction/plausibility';
+import type { ScalarResult } from '../../../sandbox/src/extraction/scalar-fields';
 import { extractText, fieldOf, templateNamed } from './test-documents';
-import type { ReadDocument, TemplateLike } from './types';
+import type { ReadDocument, TemplateLike } from '../../../sandbox/src/extraction/types';
 
 const invoice = templateNamed('Invoice');
 const receipt = templateNamed('Receipt');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { FIXTURE_NAMES, loadFixture, SAMPLES, type FixtureName } from '../../fixtures';
 import { heicLike, jpegWithComment, minimalWebp, pngWithText } from '../../fixtures/images';
-import { readDocument, sniffType } from './index';
-import { guessLanguage } from './language';
-import { layoutLines } from './layout';
-import { insertByPosition } from './read-document';
+import { readDocument, sniffType } from '../../../sandbox/src/extraction/index';
+import { guessLanguage } from '../../../sandbox/src/extraction/language';
+import { layoutLines } from '../../../sandbox/src/extraction/layout';
+import { insertByPosition } from '../../../sandbox/src/extraction/read-document';
 
 /** The 40 MB file is only sniffed: reading it through pdfjs would cost seconds and prove nothing new. */
 const READABLE = FIXTURE_NAMES.filter((name) => name !== 'huge');

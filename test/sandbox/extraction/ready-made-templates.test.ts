@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { SAMPLES } from '../../fixtures';
-import { FIELD_TYPES, TEMPLATE_LIMITS } from '../spec';
-import { READY_MADE_TEMPLATES } from '../templates';
-import type { FieldDefinition } from './types';
+import { FIELD_TYPES, TEMPLATE_LIMITS } from '../../../sandbox/src/spec';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import type { FieldDefinition } from '../../../sandbox/src/extraction/types';
 
 const SNAKE_CASE = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/;
 

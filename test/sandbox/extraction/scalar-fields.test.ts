@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { termDays } from './extract';
-import { findLabels } from './labels';
+import { termDays } from '../../../sandbox/src/extraction/extract';
+import { findLabels } from '../../../sandbox/src/extraction/labels';
 import { confidenceOf, extractText, templateNamed, valueOf } from './test-documents';
-import { toLines } from './text-lines';
-import type { FieldDefinition, TemplateLike } from './types';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { FieldDefinition, TemplateLike } from '../../../sandbox/src/extraction/types';
 
 const invoice = templateNamed('Invoice');
 const receipt = templateNamed('Receipt');

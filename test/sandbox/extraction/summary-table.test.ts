@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { READY_MADE_TEMPLATES } from '../templates';
-import { extractData } from './extract';
-import { joinWrappedHeadings } from './heading-rows';
-import { headingRole, summaryTables } from './summary-table';
-import { toLines } from './text-lines';
-import type { ExtractedData, TemplateLike } from './types';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import { extractData } from '../../../sandbox/src/extraction/extract';
+import { joinWrappedHeadings } from '../../../sandbox/src/extraction/heading-rows';
+import { headingRole, summaryTables } from '../../../sandbox/src/extraction/summary-table';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { ExtractedData, TemplateLike } from '../../../sandbox/src/extraction/types';
 
 const invoice = { ...READY_MADE_TEMPLATES.find((template) => template.name === 'Invoice'), scanner_id: 'ready-invoice' } as TemplateLike;
 

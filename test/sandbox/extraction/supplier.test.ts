@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { fallbackValue } from './fallbacks';
-import { checkLabelledSupplier, domainNames, legalName, nameKey, sameName, supplierName, withoutNoise } from './supplier';
-import { toLines } from './text-lines';
-import type { FieldDefinition } from './types';
+import { fallbackValue } from '../../../sandbox/src/extraction/fallbacks';
+import { checkLabelledSupplier, domainNames, legalName, nameKey, sameName, supplierName, withoutNoise } from '../../../sandbox/src/extraction/supplier';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { FieldDefinition } from '../../../sandbox/src/extraction/types';
 
 /** The supplier read from constructed lines (the non-empty ones, as extraction passes them). */
 function supplier(...text: string[]) {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { leadingCount, readCell, readTable, rowsAddUp } from './tables';
+import { leadingCount, readCell, readTable, rowsAddUp } from '../../../sandbox/src/extraction/tables';
 import { LINE_ITEMS } from './test-documents';
-import { toLines } from './text-lines';
-import type { FieldDefinition } from './types';
+import { toLines } from '../../../sandbox/src/extraction/text-lines';
+import type { FieldDefinition } from '../../../sandbox/src/extraction/types';
 
 const invoiceItems = LINE_ITEMS;
 

@@ -1,6 +1,6 @@
-import { READY_MADE_TEMPLATES } from '../templates';
-import { extractData } from './extract';
-import type { ExtractedData, FieldDefinition, ReadDocument, TemplateLike } from './types';
+import { READY_MADE_TEMPLATES } from '../../../sandbox/src/templates';
+import { extractData } from '../../../sandbox/src/extraction/extract';
+import type { ExtractedData, FieldDefinition, ReadDocument, TemplateLike } from '../../../sandbox/src/extraction/types';
 
 /**
  * What the extraction's unit tests share: the ready-made templates, a document made of text

@@ -14,7 +14,8 @@ interface PdfJsTextItem {
 	height?: number;
 }
 
-type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs');
+// pdfjs-dist is ESM only; the package's build is CommonJS (a real `import()` at run time).
+type PdfJs = typeof import('pdfjs-dist/legacy/build/pdf.mjs', { with: { 'resolution-mode': 'import' } });
 let pdfjsModule: Promise<PdfJs> | undefined;
 
 /** pdfjs is large; load it once, on first use. The legacy build is the one that runs on Node 20. */

@@ -8,7 +8,8 @@ export const DEFAULT_CLI_PORT = 4010;
 
 /**
  * Where the CLI keeps its state unless told otherwise: a folder in the current directory, which
- * under `npm run sandbox` is always the clone's root. Beside the code that made it, it is one per
+ * under `npm run sandbox` is always the clone's root (and, for the installed package's command,
+ * the folder it is started in). Beside the code that made it, it is one per
  * clone (two clones of different versions never share one), shows in `ls`, is removed with the
  * clone or with `rm -r sandbox-data`, and is git-ignored. A folder under the home directory would
  * be shared by every clone and easy to forget. docs/sandbox.md says the same to users.
@@ -18,7 +19,8 @@ export const STATE_FILE_NAME = 'state.json';
 
 export const CLI_HELP = `Local sandbox of the document-extraction service (its interface: docs/service-api.md)
 
-Usage: npm run sandbox -- [options]
+Usage: document-extraction-sandbox [options]   (the installed package; npx document-extraction-sandbox)
+       npm run sandbox -- [options]             (in a clone of the repository)
 
   --port <n>                 port to listen on (default ${DEFAULT_CLI_PORT}; 0 = any free port)
   --host <address>           address to bind (default 127.0.0.1: this machine only; 0.0.0.0 lets

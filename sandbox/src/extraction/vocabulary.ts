@@ -1,7 +1,7 @@
 /**
  * The words documents print next to values, in English, German, Spanish, French, Dutch, Italian
  * and Portuguese, keyed by
- * the field names of the ready-made templates (test/sandbox/templates.ts). A user-created
+ * the field names of the ready-made templates (sandbox/src/templates.ts). A user-created
  * template that reuses one of these names benefits from them too; any other field is found by
  * its label and its humanised name alone.
  */

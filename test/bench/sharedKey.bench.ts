@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 
 import { RateBudget } from '../../nodes/shared/http/rateBudget';
-import { FakeClock } from '../harness/fakeTime';
+import { FakeClock, headersAsN8nGivesThem } from '../harness/fakeTime';
 import { seededRandom } from '../../sandbox/src/random';
 import { RateLimiter } from '../../sandbox/src/rateLimit';
 
@@ -52,7 +52,7 @@ async function simulate(setup: Setup, margin: number | undefined, seed: number, 
 			if (!decision.allowed) http429 += 1;
 			else if (clock.now() < end) accepted += 1;
 			await clock.wait(roundTrip / 2);
-			const headers = Object.fromEntries(Object.entries(RateLimiter.headers(decision)).map(([name, value]) => [name.toLowerCase(), value]));
+			const headers = headersAsN8nGivesThem(RateLimiter.headers(decision));
 			budget.observe(headers);
 			if (!decision.allowed) budget.blockFor(decision.resetSeconds * 1000);
 			await clock.wait(random() * setup.thinkMs);

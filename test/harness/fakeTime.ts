@@ -112,3 +112,8 @@ export async function sendThroughBudget(
 	}
 }
 
+
+/** A rate-limit decision's X-RateLimit-* headers as n8n hands them to a node: names lower-cased. */
+export function headersAsN8nGivesThem(headers: Record<string, string>): Record<string, string> {
+	return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { MAX_RATE_LIMIT_BLOCK_MS, RateBudget, rateBudgetFor, sharedKeyMargin } from '../../nodes/shared/http/rateBudget';
 import { ExecutionCancelledError } from '../../nodes/shared/wait';
-import { FakeClock, FakeRateServer, sendThroughBudget } from '../harness/fakeTime';
+import { FakeClock, FakeRateServer, headersAsN8nGivesThem, sendThroughBudget } from '../harness/fakeTime';
 import { RateLimiter } from '../../sandbox/src/rateLimit';
 
 const headers = (limit: number, remaining: number, resetSeconds: number) => ({
@@ -232,7 +232,7 @@ describe('the end of a window', () => {
 				const decision = limiter.consume('key', 60);
 				arrivals.push(clock.now());
 				await clock.wait(50);
-				budget.observe(Object.fromEntries(Object.entries(RateLimiter.headers(decision)).map(([name, value]) => [name.toLowerCase(), value])));
+				budget.observe(headersAsN8nGivesThem(RateLimiter.headers(decision)));
 			}
 		};
 		await clock.run(Promise.all([lane(), lane(), lane()]));

@@ -5,8 +5,9 @@ import { parseDocument } from 'yaml';
 
 /**
  * The GitHub Actions workflows cannot run here, so their YAML is checked: it parses, the publish
- * workflow runs on version tags only, checks before it publishes, and publishes with provenance
- * (what n8n requires of community packages since 1 May 2026).
+ * workflow runs on version tags only, checks before it packs, releases the tarballs it checked
+ * without waiting for npm, and publishes them with provenance (what n8n requires of community
+ * packages since 1 May 2026).
  */
 const ROOT = join(__dirname, '..', '..');
 
@@ -60,9 +61,10 @@ const CHECKS = [/^npm run build$/m, /^npm run lint$/m, /^npm run verify$/m, /^np
 
 describe('.github/workflows/publish.yml', () => {
 	const workflow = readWorkflow('publish.yml');
-	const jobs = Object.values(workflow.jobs);
-	const publishJob = jobs.find((job) => job.steps.some((step) => /\bnpm publish\b/.test(step.run ?? '')));
-	const steps = publishJob?.steps ?? [];
+	const check = workflow.jobs.check as Job & { needs?: string };
+	const publish = workflow.jobs.publish as Job & { needs?: string };
+	const release = workflow.jobs.release as Job & { needs?: string };
+	const TARBALLS = ['n8n-nodes-document-extraction-*.tgz', 'document-extraction-sandbox-*.tgz'];
 
 	it('runs on pushed version tags only (v1.2.3), never on branches, pull requests or by hand', () => {
 		expect(Object.keys(workflow.on)).toEqual(['push']);
@@ -76,71 +78,79 @@ describe('.github/workflows/publish.yml', () => {
 		}
 	});
 
-	it('has one publish job, allowed to mint the OIDC token provenance needs and only to read the repository', () => {
-		expect(jobs.filter((job) => job === publishJob)).toHaveLength(1);
-		expect(publishJob?.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+	it('has three jobs: one checks and packs, then the release and the publish each take its tarballs, neither waiting for the other', () => {
+		expect(Object.keys(workflow.jobs).sort()).toEqual(['check', 'publish', 'release']);
+		expect(check.needs).toBeUndefined();
+		expect(release.needs).toBe('check');
+		expect(publish.needs).toBe('check');
 		expect(workflow.permissions).toEqual({ contents: 'read' });
+		expect(check.permissions).toEqual({ contents: 'read' });
 	});
 
-	it('then attaches the tarball npm serves for the version to a GitHub Release, in a job of its own that may only write releases', () => {
-		const release = workflow.jobs.release as Job & { needs?: string };
-		expect(Object.keys(workflow.jobs)).toEqual(['publish', 'release']);
-		expect(release.needs).toBe('publish');
-		expect(release.permissions).toEqual({ contents: 'write' });
-		// No checkout: nothing of the repository is built or run with the write token.
-		expect(release.steps.filter((step) => step.uses !== undefined)).toEqual([]);
-		const pack = stepIndex(release.steps, /\bnpm pack\b/);
-		expect(release.steps[pack].run).toContain('n8n-nodes-document-extraction@${GITHUB_REF_NAME#v}');
-		const create = stepIndex(release.steps, /\bgh release create\b/);
-		expect(create).toBeGreaterThan(pack);
-		expect(release.steps[create].run).toMatch(/gh release create "\$GITHUB_REF_NAME" n8n-nodes-document-extraction-\*\.tgz/);
-		expect(release.steps[create].env).toEqual({ GH_TOKEN: '${{ github.token }}' });
+	it('check: refuses a tag that is not both packages\' version, or a version CHANGELOG.md lacks, before installing', () => {
+		const guard = stepIndex(check.steps, /GITHUB_REF_NAME/);
+		expect(check.steps[guard].run).toContain("require('./package.json').version");
+		expect(check.steps[guard].run).toContain("require('./sandbox/package.json').version");
+		expect(check.steps[guard].run).toContain('CHANGELOG.md');
+		expect(guard).toBeLessThan(stepIndex(check.steps, /^npm ci$/m));
 	});
 
-	it('publishes once, publicly, with an npm provenance statement, as its last step', () => {
-		const index = stepIndex(steps, /\bnpm publish\b/);
-		const command = steps[index].run!.trim().split(/\s+/);
-		expect(command.slice(0, 2)).toEqual(['npm', 'publish']);
-		expect(command).toContain('--provenance');
-		expect(command.join(' ')).toContain('--access public');
-		expect(index).toBe(steps.length - 1);
-	});
-
-	it('installs from the lockfile, then builds, lints, verifies and tests before publishing', () => {
-		const publish = stepIndex(steps, /\bnpm publish\b/);
-		const install = stepIndex(steps, /^npm ci$/m);
-		const checks = CHECKS.map((command) => stepIndex(steps, command));
+	it('check: installs from the lockfile, builds, lints, verifies and tests, then packs both packages and hands them on', () => {
+		const install = stepIndex(check.steps, /^npm ci$/m);
+		const checks = CHECKS.map((command) => stepIndex(check.steps, command));
+		const pack = stepIndex(check.steps, /\bnpm pack\b/);
 		expect(install).toBeLessThan(Math.min(...checks));
-		expect(Math.max(...checks)).toBeLessThan(publish);
 		expect(checks).toEqual([...checks].sort((a, b) => a - b));
-	});
-
-	it('lets no failed step before the publish step through', () => {
-		for (const step of steps) {
+		expect(Math.max(...checks)).toBeLessThan(pack);
+		expect(check.steps[pack].run).toMatch(/^npm pack --pack-destination tarballs$/m);
+		expect(check.steps[pack].run).toMatch(/^npm pack --workspace sandbox --ignore-scripts=false --pack-destination tarballs$/m);
+		const upload = check.steps.findIndex((step) => step.uses?.startsWith('actions/upload-artifact@'));
+		expect(upload).toBe(check.steps.length - 1);
+		expect(check.steps[upload].with).toMatchObject({ name: 'tarballs', path: 'tarballs/*.tgz', 'if-no-files-found': 'error' });
+		for (const step of check.steps) {
 			expect(step['continue-on-error'], step.name ?? step.run).toBeUndefined();
 			expect(step.if, step.name ?? step.run).toBeUndefined();
 		}
 	});
 
-	it('refuses a tag that is not package.json version, or a version CHANGELOG.md lacks, before installing', () => {
-		const guard = stepIndex(steps, /GITHUB_REF_NAME/);
-		expect(steps[guard].run).toContain("require('./package.json').version");
-		expect(steps[guard].run).toContain('CHANGELOG.md');
-		expect(guard).toBeLessThan(stepIndex(steps, /^npm ci$/m));
+	it('release: attaches both checked tarballs to a GitHub Release, with no checkout, allowed only to write releases', () => {
+		expect(release.permissions).toEqual({ contents: 'write' });
+		expect(release.steps.filter((step) => step.uses?.startsWith('actions/checkout@'))).toEqual([]);
+		expect(release.steps[0].uses).toMatch(/^actions\/download-artifact@/);
+		expect(release.steps[0].with?.name).toBe('tarballs');
+		const create = stepIndex(release.steps, /\bgh release create\b/);
+		for (const tarball of TARBALLS) expect(release.steps[create].run).toContain(tarball);
+		expect(release.steps[create].run).toMatch(/gh release create "\$GITHUB_REF_NAME" /);
+		expect(release.steps[create].env).toEqual({ GH_TOKEN: '${{ github.token }}' });
 	});
 
-	it('uses the npm registry, a Node.js that n8n documents for nodes (22.22 or newer) and the NPM_TOKEN secret if set', () => {
-		const setupNode = steps.find((step) => step.uses?.startsWith('actions/setup-node@'));
-		expect(setupNode?.with?.['registry-url']).toBe('https://registry.npmjs.org');
-		expect(nodeMajor(setupNode)).toBeGreaterThanOrEqual(24);
-		const publish = steps[stepIndex(steps, /\bnpm publish\b/)];
-		expect(publish.env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
+	it('publish: both checked tarballs, publicly, with an npm provenance statement, allowed to mint the OIDC token and only to read', () => {
+		expect(publish.permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+		expect(publish.steps.filter((step) => step.uses?.startsWith('actions/checkout@'))).toEqual([]);
+		const index = stepIndex(publish.steps, /\bnpm publish\b/);
+		expect(index).toBe(publish.steps.length - 1);
+		const commands = publish.steps[index].run!.trim().split('\n');
+		expect(commands).toHaveLength(2);
+		for (const [i, tarball] of [TARBALLS[1], TARBALLS[0]].entries()) {
+			expect(commands[i].trim().split(/\s+/)).toEqual(['npm', 'publish', `./${tarball}`, '--provenance', '--access', 'public']);
+		}
+		expect(publish.steps[index].env).toEqual({ NODE_AUTH_TOKEN: '${{ secrets.NPM_TOKEN }}' });
+		const download = publish.steps.findIndex((step) => step.uses?.startsWith('actions/download-artifact@'));
+		expect(download).toBeGreaterThanOrEqual(0);
+		expect(download).toBeLessThan(index);
 	});
 
-	it('restores no cache and keeps no git credentials in the job that publishes', () => {
-		expect(steps.filter((step) => step.uses?.startsWith('actions/cache@'))).toEqual([]);
-		expect(steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.cache).toBeUndefined();
-		expect(steps.find((step) => step.uses?.startsWith('actions/checkout@'))?.with?.['persist-credentials']).toBe(false);
+	it('uses the npm registry and a Node.js that n8n documents for nodes (22.22 or newer) where it checks and where it publishes', () => {
+		for (const job of [check, publish]) expect(nodeMajor(job.steps.find((step) => step.uses?.startsWith('actions/setup-node@')))).toBeGreaterThanOrEqual(24);
+		expect(publish.steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.['registry-url']).toBe('https://registry.npmjs.org');
+	});
+
+	it('restores no cache and keeps no git credentials in the jobs that build or publish', () => {
+		for (const job of Object.values(workflow.jobs)) {
+			expect(job.steps.filter((step) => step.uses?.startsWith('actions/cache@'))).toEqual([]);
+			expect(job.steps.find((step) => step.uses?.startsWith('actions/setup-node@'))?.with?.cache).toBeUndefined();
+		}
+		expect(check.steps.find((step) => step.uses?.startsWith('actions/checkout@'))?.with?.['persist-credentials']).toBe(false);
 	});
 });
 
@@ -170,7 +180,7 @@ describe('.github/workflows/ci.yml', () => {
 	});
 
 	it('also runs the publish checks on the Node.js version publish.yml uses', () => {
-		const publishNode = nodeMajor(readWorkflow('publish.yml').jobs.publish.steps.find((step) => step.uses?.startsWith('actions/setup-node@')));
+		const publishNode = nodeMajor(readWorkflow('publish.yml').jobs.check.steps.find((step) => step.uses?.startsWith('actions/setup-node@')));
 		const job = Object.values(workflow.jobs).find((candidate) =>
 			candidate.steps.some((step) => step.uses?.startsWith('actions/setup-node@') && nodeMajor(step) === publishNode),
 		);

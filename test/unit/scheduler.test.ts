@@ -436,6 +436,28 @@ describe('pollResults', () => {
 		expect(busy).toBeLessThanOrEqual(idle);
 	});
 
+	it('key shared with another worker: its demand counts too, so first reads wait for the document instead of finding it pending', async () => {
+		// Three one-page documents late in the sandbox's spread (1.18x the typical 6.5 s). Alone, the
+		// key looks plentiful for three documents and the first read comes at about 1.15x: each is
+		// found pending once. Beside another worker sending as much as this one (its requests seen in
+		// the headers), the same window is shorter for this worker's reads: read at about 1.2x, once.
+		const pendingReads = async (shared: boolean) => {
+			const clock = new FakeClock(1_700_000_040_000);
+			const service = new FakeService(clock, 60);
+			for (let i = 0; i < 10; i++) {
+				await clock.run(sendThroughBudget(clock, service.budget, service.server));
+				if (shared) service.server.handle();
+			}
+			const start = clock.now();
+			const targets = Array.from({ length: 3 }, (_, i) => service.add(`d-${i}`, { queuedAt: start, pages: 1, finishAt: start + 6_500 * 1.18 + 10 * i }));
+			await clock.run(poll(service, targets));
+			expect(service.server.http429).toBe(0);
+			return targets.reduce((sum, target) => sum + (service.reads.get(target.resultId) ?? []).filter((at) => at < service.docs.get(target.resultId)!.finishAt).length, 0);
+		};
+		expect(await pendingReads(false)).toBe(3);
+		expect(await pendingReads(true)).toBe(0);
+	});
+
 	it('hears a read that answers while an outcome is still being handed on (no wake-up lost)', async () => {
 		// Two documents never done, 3 s to wait: both are first read at the last look (1 ms before the
 		// deadline). One answer comes at once: that document times out, and handing that on takes 5 s

@@ -156,6 +156,11 @@ export class RateBudget {
 		};
 	}
 
+	/** Requests the other users of the key send per request of this process (0 while it seems alone). */
+	othersPerOwnRequest(): number {
+		return this.clock.now() < this.sharedUntil ? this.othersPerOwn : 0;
+	}
+
 	/** One response settles one reservation; which one does not matter, only how many remain. */
 	private settleOneInFlight(now: number): void {
 		this.expireInFlight(now);

@@ -211,9 +211,16 @@ function sharedEstimator(budget: RateBudget): CompletionEstimator {
 	return estimator;
 }
 
-/** How short the key is of requests, 0 to 1: 1 when what is left of this window (nothing after a 429) is gone. */
+/**
+ * How short the key is of requests, 0 to 1: 1 when what is left of this window (nothing after a
+ * 429) is gone. Other users of the key (queue-mode workers) draw on the same window: their
+ * demand is counted as theirs per request of ours, so a window that looks plentiful to one worker
+ * is not spent on reads that find documents pending (`npm run test:scale`: about one such read
+ * every window, each a request the key's bottleneck could not spare).
+ */
 function shortness(budget: RateBudget, openDocuments: number): number {
-	return Math.min(1, (READS_PER_DOCUMENT * openDocuments) / budget.snapshot().remaining);
+	const demand = READS_PER_DOCUMENT * openDocuments * (1 + budget.othersPerOwnRequest());
+	return Math.min(1, demand / budget.snapshot().remaining);
 }
 
 function watchTargets(targets: PollTarget[], startedAt: number): Watch[] {

@@ -114,7 +114,7 @@ export function summaryLine({ emails, extracted, newLines, alreadyExtracted, att
 	const skippedByEmail = new Map<string, number>();
 	for (const item of extracted) skippedByEmail.set(text(item.json.subject), skippedFiles(item).length);
 	const skipped = [...skippedByEmail.values()].reduce((sum, count) => sum + count, 0);
-	const lines = newLines.filter((row) => typeof row.json.row_number === 'number').length;
+	const lines = newLines.filter((row) => typeof row.json.line_number === 'number').length;
 	return `demo: emails=${emails.length} attachments=${attachments} documents=${documentsOf(newLines)} skipped=${skipped} rows=${lines} attention=${attention.length} duplicates=${documentsOf(alreadyExtracted)}`;
 }
 
@@ -136,7 +136,7 @@ function tableRow(row: RunItem): Record<string, string> {
 		file: text(row.json.file_name ?? row.json.message),
 		invoice: text(row.json.invoice_number),
 		supplier: text(row.json.supplier_name),
-		line: text(row.json.row_number),
+		line: text(row.json.line_number),
 		description: text(row.json.description),
 		amount: text(row.json.amount),
 		total: `${text(row.json.total)} ${text(row.json.currency)}`.trim(),

@@ -6,6 +6,7 @@ import { itemError } from '../shared/items/itemError';
 import { pendingResultJson } from '../shared/output/unsuccessful';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
 import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
+import { COLUMN_PREFIXES } from '../shared/output/columnNames';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../shared/output/inputFields';
 import { ItemSink } from '../shared/output/itemSink';
 import type { Charge } from '../shared/output/mapping';
@@ -107,7 +108,7 @@ export class DocumentExtractionPoller implements INodeType {
 				// A receipt of one document among several (Document Source "Every Attachment", or a URL)
 				// says where it came from; its outputs keep saying it.
 				const origin = sourceFieldsOf(items[i].json);
-				if (origin) sink.annotate(i, origin, 'source_');
+				if (origin) sink.annotate(i, origin, COLUMN_PREFIXES.source);
 				// One timeout for the run (the reads of all items are scheduled together): the longest asked for.
 				timeoutMs = Math.max(timeoutMs, 1000 * readNumber(this, 'options.timeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, TIMEOUT_RULE));
 				const { json } = items[i];

@@ -260,7 +260,7 @@ export class Scenario {
 			for (const items of run.result.outputs) {
 				for (const item of items) {
 					const json = item.json as Record<string, unknown>;
-					const extraction = json._extraction as Record<string, unknown> | undefined;
+					const extraction = json.extraction as Record<string, unknown> | undefined;
 					// An item on n8n's error output carries the failure's fields under `error`.
 					const failure = typeof json.error === 'object' && json.error !== null ? (json.error as Record<string, unknown>) : undefined;
 					const id = json.result_id ?? extraction?.result_id ?? failure?.result_id;

@@ -141,7 +141,7 @@ describe('Every Attachment: one output item per document, paired with its email'
 		const { outputs, error } = await runAction(everyAttachment({ output: 'tableRows' }), input);
 
 		expect(error).toBeUndefined();
-		expect(outputs[0].map((row) => [row.json.file_name, row.json.row_number])).toEqual([
+		expect(outputs[0].map((row) => [row.json.file_name, row.json.line_number])).toEqual([
 			['a.pdf', 1],
 			['a.pdf', 2],
 			['b.pdf', 1],

@@ -286,8 +286,8 @@ describe('output of a done result', () => {
 		const [json] = await extractDone({ output: 'fields', options: { includeConfidence: true, includeSourceFragments: true, reviewThreshold: 0.7 } });
 		expect(json).toEqual({
 			...FIELDS_ITEM,
-			_confidence: { invoice_number: 0.98, total: 0.6, paid: 0.9, due_date: 0, line_items: 0.8, taxes: 0.7 },
-			_source: {
+			field_confidence: { invoice_number: 0.98, total: 0.6, paid: 0.9, due_date: 0, line_items: 0.8, taxes: 0.7 },
+			field_source_text: {
 				invoice_number: 'Invoice No. INV-1',
 				total: 'Total due 1,234.56',
 				paid: 'Unpaid',
@@ -295,23 +295,23 @@ describe('output of a done result', () => {
 				line_items: 'Design 1 750.00 / Hosting 12 238.80',
 				taxes: 'VAT 20% 205.76',
 			},
-			_needs_review: ['total', 'due_date'],
-			_needs_review_count: 2,
+			needs_review: ['total', 'due_date'],
+			needs_review_count: 2,
 		});
 	});
 
 	it('One Item per Table Row: the first table by default, document fields on every row', async () => {
 		const rows = await extractDone({ output: 'tableRows', options: { includeConfidence: true, reviewThreshold: 0.7 } });
-		const document = { invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, _confidence: 0.8, _needs_review: 'total, due_date', _needs_review_count: 2, _reused: false, _first_extracted_at: null };
+		const document = { invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, field_confidence: 0.8, needs_review: 'total, due_date', needs_review_count: 2, reused: false, first_extracted_at: null };
 		expect(rows).toEqual([
-			{ row_number: 1, description: 'Design', quantity: 1, amount: 750, ...document },
-			{ row_number: 2, description: 'Hosting', quantity: 12, amount: 238.8, ...document },
+			{ line_number: 1, description: 'Design', quantity: 1, amount: 750, ...document },
+			{ line_number: 2, description: 'Hosting', quantity: 12, amount: 238.8, ...document },
 		]);
 	});
 
 	it('One Item per Table Row with Table Field set', async () => {
 		const rows = await extractDone({ output: 'tableRows', tableField: 'taxes' });
-		expect(rows).toEqual([{ row_number: 1, rate: 20, amount: 205.76, invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, _reused: false, _first_extracted_at: null }]);
+		expect(rows).toEqual([{ line_number: 1, rate: 20, amount: 205.76, invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, reused: false, first_extracted_at: null }]);
 	});
 
 	it('Raw: the result exactly as the service sent it', async () => {
@@ -336,7 +336,7 @@ describe('output of a done result', () => {
 		const { outputs, error } = await runAction(extract({ options: { reviewThreshold: 0.8 } }), input);
 		expect(error).toBeUndefined();
 		// invoice_number is required and empty; due_date is empty but optional; all are above 0.8.
-		for (const out of outputs[0]) expect(out.json).toMatchObject({ _needs_review: ['invoice_number'], _needs_review_count: 1 });
+		for (const out of outputs[0]) expect(out.json).toMatchObject({ needs_review: ['invoice_number'], needs_review_count: 1 });
 		expect(templateReads, 'the template is read once per run, not per document').toHaveLength(1);
 		expect(unexpected).toEqual([]);
 	});
@@ -347,7 +347,7 @@ describe('output of a done result', () => {
 		serviceFor('/api/v1/process', [doneResult(ID)]);
 		const { outputs, error, hints } = await runAction(extract({ options: { reviewThreshold: 0.7 } }), [item]);
 		expect(error).toBeUndefined();
-		expect(outputs[0][0].json).toMatchObject({ _needs_review: ['total', 'due_date'] });
+		expect(outputs[0][0].json).toMatchObject({ needs_review: ['total', 'due_date'] });
 		expect(hints).toEqual([expect.stringMatching(/^Review Threshold: the template "Invoice" could not be read, so required fields left empty are not listed/)]);
 	});
 
@@ -364,7 +364,7 @@ describe('output of a done result', () => {
 		expect(multipartParts(uploads[0])[0].filename).toBe('b.pdf');
 		expect(outputs[0]).toEqual([
 			{ json: expect.objectContaining({ error: 'Item 1: "Review Threshold" must be a number from 0 to 1, not 2' }), pairedItem: { item: 0 } },
-			{ json: expect.objectContaining({ invoice_number: 'INV-1', _needs_review: ['due_date'] }), pairedItem: { item: 1 } },
+			{ json: expect.objectContaining({ invoice_number: 'INV-1', needs_review: ['due_date'] }), pairedItem: { item: 1 } },
 		]);
 		expect(unexpected).toEqual([]);
 	});

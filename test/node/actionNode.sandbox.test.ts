@@ -32,7 +32,7 @@ async function fixtureItem(name: FixtureName): Promise<INodeExecutionData> {
 
 /** The typed fields of a Fields-mode item, without the metadata the node adds. */
 function fieldsOf(json: IDataObject): IDataObject {
-	return Object.fromEntries(Object.entries(json).filter(([key]) => key !== '_extraction'));
+	return Object.fromEntries(Object.entries(json).filter(([key]) => key !== 'extraction'));
 }
 
 /** The ready-made Invoice template's id, read the way a user would: Template > Get Many. */
@@ -62,7 +62,7 @@ describe.concurrent('extraction', () => {
 		const json = outputs[0][0].json;
 		expect(fieldsOf(json)).toEqual(fixture.expected);
 		expect(typeof json.total).toBe('number');
-		expect(json._extraction).toMatchObject({
+		expect(json.extraction).toMatchObject({
 			status: 'done',
 			template: { id: templateId, name: 'Invoice' },
 			file_name: 'invoice-en.pdf',
@@ -90,7 +90,7 @@ describe.concurrent('extraction', () => {
 		expectPairedItems(outputs[0], expected.line_items.map(() => 0));
 		outputs[0].forEach((row, index) => {
 			expect(row.json).toMatchObject({
-				row_number: index + 1,
+				line_number: index + 1,
 				...expected.line_items[index],
 				invoice_number: expected.invoice_number,
 				total: expected.total,
@@ -108,7 +108,7 @@ describe.concurrent('extraction', () => {
 		expectPairedItems(outputs[0], [0, 1, 2]);
 		for (const item of outputs[0]) {
 			const fixture = await loadFixture(names[(item.pairedItem as { item: number }).item]);
-			expect((item.json._extraction as IDataObject).template).toMatchObject({ name: fixture.spec.template });
+			expect((item.json.extraction as IDataObject).template).toMatchObject({ name: fixture.spec.template });
 			expect(fieldsOf(item.json)).toEqual(fixture.expected);
 		}
 	});

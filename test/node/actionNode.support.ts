@@ -179,7 +179,7 @@ export function uploadAccepted(id: string, extra: IDataObject = {}): IDataObject
 
 /**
  * What the Fields output (the default) makes of `doneResult(id)`: each field's value under its
- * name, tables as lists of rows, and the result's metadata in `_extraction` (pages_used is the
+ * name, tables as lists of rows, and the result's metadata in `extraction` (pages_used is the
  * result's tokens_used, language and extracted_at come from extracted_data).
  */
 export const fieldsItemOf = (id: string, reused?: { firstExtractedAt: string }): IDataObject => ({
@@ -192,7 +192,7 @@ export const fieldsItemOf = (id: string, reused?: { firstExtractedAt: string }):
 		{ description: 'Hosting', quantity: 12, amount: 238.8 },
 	],
 	taxes: [{ rate: 20, amount: 205.76 }],
-	_extraction: {
+	extraction: {
 		result_id: id,
 		status: 'done',
 		template: { id: 'scn_invoice', name: 'Invoice' },

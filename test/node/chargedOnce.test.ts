@@ -42,7 +42,7 @@ async function invoice(): Promise<INodeExecutionData> {
 const acceptedUploads = (accountId: string, target: Sandbox = sandbox) =>
 	target.stats().uploads.filter((upload) => upload.accountId === accountId && upload.status === 202).length;
 
-const extraction = (result: RunResult, index = 0) => result.outputs[0][index].json._extraction as IDataObject;
+const extraction = (result: RunResult, index = 0) => result.outputs[0][index].json.extraction as IDataObject;
 
 /** A sandbox of its own whose first upload ends in `error` (its faults are not shared with other tests). */
 async function withFailingFirstUpload(test: (own: Sandbox, cred: TestCredential) => Promise<void>): Promise<void> {
@@ -90,8 +90,8 @@ describe.concurrent('charged once, per account', () => {
 			// When the service accepted the first upload: its result's created_at.
 			first_extracted_at: extraction(inFirst).created_at,
 		});
-		const { _extraction: reusedMeta, ...reusedFields } = backInFirst.outputs[0][0].json;
-		const { _extraction: firstMeta, ...firstFields } = inFirst.outputs[0][0].json;
+		const { extraction: reusedMeta, ...reusedFields } = backInFirst.outputs[0][0].json;
+		const { extraction: firstMeta, ...firstFields } = inFirst.outputs[0][0].json;
 		expect(reusedMeta).toBeDefined();
 		expect(firstMeta).toBeDefined();
 		expect(reusedFields).toEqual(firstFields);
@@ -119,7 +119,7 @@ describe.concurrent('charged once, per account', () => {
 		const rows = await run(cred, workflowId, extract({ output: 'tableRows' }), [item]);
 		expect(rows.error).toBeUndefined();
 		expect(rows.outputs[0].length).toBeGreaterThan(1);
-		for (const row of rows.outputs[0]) expect(row.json).toMatchObject({ _reused: false, _first_extracted_at: null });
+		for (const row of rows.outputs[0]) expect(row.json).toMatchObject({ reused: false, first_extracted_at: null });
 
 		const receipt = await run(cred, workflowId, extract({ waitForResult: false }), [item]);
 		expect(receipt.error).toBeUndefined();
@@ -130,11 +130,11 @@ describe.concurrent('charged once, per account', () => {
 
 		const polled = await runNode({ nodeType: 'poller', parameters: {}, credential: cred, input: [{ json: receiptJson }], workflowId });
 		expect(polled.error).toBeUndefined();
-		expect(polled.outputs[0][0].json._extraction).toMatchObject({ reused: true, pages_used: 0, first_extracted_at: receiptJson.first_extracted_at });
+		expect(polled.outputs[0][0].json.extraction).toMatchObject({ reused: true, pages_used: 0, first_extracted_at: receiptJson.first_extracted_at });
 
 		const rowsAgain = await run(cred, workflowId, extract({ output: 'tableRows' }), [item]);
 		expect(rowsAgain.outputs[0]).toHaveLength(rows.outputs[0].length);
-		for (const row of rowsAgain.outputs[0]) expect(row.json).toMatchObject({ _reused: true, _first_extracted_at: receiptJson.first_extracted_at });
+		for (const row of rowsAgain.outputs[0]) expect(row.json).toMatchObject({ reused: true, first_extracted_at: receiptJson.first_extracted_at });
 		expect(acceptedUploads(accountId)).toBe(1);
 	});
 
@@ -269,7 +269,7 @@ describe('what another n8n process knows: the marks in n8n\'s database', () => {
 		expect(acceptedUploads(accountId), 'a Retry wants the data: uploaded again').toBe(3);
 		expect(retried.outputs[0][0].json).toMatchObject({ charged_again: true, first_extracted_at: today() });
 		const polled = await runNode({ nodeType: 'poller', parameters: {}, credential: cred, input: [retried.outputs[0][0]], workflowId });
-		expect(polled.outputs[0][0].json._extraction).toMatchObject({ reused: false, charged_again: true, first_extracted_at: today() });
+		expect(polled.outputs[0][0].json.extraction).toMatchObject({ reused: false, charged_again: true, first_extracted_at: today() });
 	});
 
 	it('a result that ended in error leaves no mark: another process extracts the file again', async () => {

@@ -132,7 +132,7 @@ describe.concurrent('Document Extraction Poller through the engine, against the 
 		expect(json[0]).toMatchObject({ result_id: resultIds[0], status: 'error', error_code: 'PROCESSING_FAILED' });
 		// Still Processing carries what a loop back through a Wait node needs.
 		expect(json[1]).toMatchObject({ result_id: resultIds[1], status: 'processing', pending: true });
-		expect(json[2]).toMatchObject({ invoice_number: 'INV-2026-0042', total: 1234.56, _extraction: { result_id: resultIds[2], status: 'done' } });
+		expect(json[2]).toMatchObject({ invoice_number: 'INV-2026-0042', total: 1234.56, extraction: { result_id: resultIds[2], status: 'done' } });
 		expect(json[3]).toMatchObject({ result_id: resultIds[3], status: 'rejected', error_code: 'NO_TEXT' });
 
 		// Finished documents were read once: the first read came after they were done.
@@ -178,7 +178,7 @@ describe.concurrent('Document Extraction Poller through the engine, against the 
 		expect(run.outputs.flat()).toHaveLength(40);
 		json.forEach((item, i) => {
 			const resultId = expectedResultId[i];
-			if (expected[i] === 'done') expect(item._extraction).toMatchObject({ result_id: resultId, status: 'done' });
+			if (expected[i] === 'done') expect(item.extraction).toMatchObject({ result_id: resultId, status: 'done' });
 			else if (resultId) expect(item).toMatchObject({ result_id: resultId, status: expected[i] });
 			else expect(item.error, `input ${i} is an error item`).toEqual(expect.any(String));
 		});

@@ -88,7 +88,7 @@ describe('Table Field value', () => {
 		nock(BASE).get(`/api/v1/results/${id}`).reply(200, doneResult(id));
 		const { outputs, error } = await runAction({ resource: 'document', operation: 'getResult', resultId: id, output: 'tableRows', tableField: 'taxes' }, [{ json: {} }]);
 		expect(error).toBeUndefined();
-		expect(outputs[0].map((item) => item.json.row_number)).toEqual([1]);
+		expect(outputs[0].map((item) => item.json.line_number)).toEqual([1]);
 		expect(outputs[0][0].json).toMatchObject({ rate: 20, amount: 205.76 });
 	});
 });

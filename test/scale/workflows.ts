@@ -155,9 +155,9 @@ function postJson(name: string, url: string, body: string): Node {
 function addReports(nodes: Node[], connections: Connections, from: string, outputs: OutputName[], mode: ScaleMode, collectorUrl: string): void {
 	outputs.forEach((output, index) => {
 		const body =
-			`{ output: '${output}', mode: '${mode}', execution: $execution.id, result_id: $json._extraction?.result_id ?? $json.result_id ?? $json.error?.result_id ?? null, ` +
-			'file_name: $json._extraction?.file_name ?? $json.file_name ?? null, message: $json.error_message ?? $json.message ?? null, ' +
-			'status: $json._extraction?.status ?? $json.status ?? null, reused: $json._extraction?.reused ?? null }';
+			`{ output: '${output}', mode: '${mode}', execution: $execution.id, result_id: $json.extraction?.result_id ?? $json.result_id ?? $json.error?.result_id ?? null, ` +
+			'file_name: $json.extraction?.file_name ?? $json.file_name ?? null, message: $json.error_message ?? $json.message ?? null, ' +
+			'status: $json.extraction?.status ?? $json.status ?? null, reused: $json.extraction?.reused ?? null }';
 		nodes.push(postJson(`Report ${output}`, collectorUrl, body));
 		connect(connections, from, `Report ${output}`, index);
 	});

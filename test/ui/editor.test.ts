@@ -179,7 +179,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		await editor.executeStep();
 		const table = await editor.outputTable();
 		await docsShot('output-table');
-		expect(table.columns).toEqual(expect.arrayContaining(['row_number', 'description', 'invoice_number', 'supplier_name']));
+		expect(table.columns).toEqual(expect.arrayContaining(['line_number', 'description', 'invoice_number', 'supplier_name']));
 		const column = (name: string) => table.rows.map((row) => row[table.columns.indexOf(name)]);
 		expect(column('description')).toEqual(invoice.line_items.map((line) => line.description));
 		expect(new Set(column('invoice_number'))).toEqual(new Set([invoice.invoice_number]));

@@ -2,7 +2,7 @@ import { NodeOperationError, type IExecuteFunctions, type INode } from 'n8n-work
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/output/descriptions';
-import { doneResultToJson } from '../../nodes/shared/output/mapping';
+import { doneResultToJson, markCharge } from '../../nodes/shared/output/mapping';
 import { OutputMappingError, type OutputOptions } from '../../nodes/shared/output/options';
 import { describeUnsuccessfulResult, unsuccessfulResultToJson } from '../../nodes/shared/output/unsuccessful';
 import type { ExtractedField, Result } from '../../nodes/shared/schemas';
@@ -53,7 +53,7 @@ function invoiceResult(fields?: ExtractedField[]): Result {
 const fieldsMode: OutputOptions = { mode: 'fields' };
 
 describe('doneResultToJson: fields', () => {
-	it('gives one item with typed values, tables as row lists and one _extraction object', () => {
+	it('gives one item with typed values, tables as row lists and one extraction object', () => {
 		const items = doneResultToJson(invoiceResult(), fieldsMode);
 		expect(items).toEqual([
 			{
@@ -63,7 +63,7 @@ describe('doneResultToJson: fields', () => {
 				due_date: null,
 				po_number: null,
 				lines: lines(),
-				_extraction: {
+				extraction: {
 					result_id: RESULT_ID,
 					status: 'done',
 					template: { id: 'scn_invoice', name: 'Invoice' },
@@ -109,22 +109,22 @@ describe('doneResultToJson: fields', () => {
 		[undefined, null],
 	])('reports tokens_used %j as pages_used %j', (tokensUsed, pagesUsed) => {
 		const [item] = doneResultToJson({ ...invoiceResult(), tokens_used: tokensUsed }, fieldsMode);
-		expect((item._extraction as Record<string, unknown>).pages_used).toBe(pagesUsed);
+		expect((item.extraction as Record<string, unknown>).pages_used).toBe(pagesUsed);
 	});
 
 	it('copies: changing the output never changes the result', () => {
 		const result = invoiceResult();
 		const [item] = doneResultToJson(result, fieldsMode);
 		(item.lines as Array<Record<string, unknown>>)[0].qty = 99;
-		((item._extraction as Record<string, unknown>).compliance as Record<string, unknown>).vat_id_valid = false;
+		((item.extraction as Record<string, unknown>).compliance as Record<string, unknown>).vat_id_valid = false;
 		expect((result.extracted_data?.fields[5].value as Array<Record<string, unknown>>)[0].qty).toBe(2);
 		expect((result.extracted_data?.compliance as Record<string, unknown>).vat_id_valid).toBe(true);
 	});
 
-	it('adds _confidence and _source per field when asked', () => {
+	it('adds field_confidence and field_source_text per field when asked', () => {
 		const [item] = doneResultToJson(invoiceResult(), { mode: 'fields', includeConfidence: true, includeSourceFragments: true });
-		expect(item._confidence).toEqual({ invoice_number: 0.99, total: 0.72, paid: 0.9, due_date: null, po_number: null, lines: 0.81 });
-		expect(item._source).toEqual({
+		expect(item.field_confidence).toEqual({ invoice_number: 0.99, total: 0.72, paid: 0.9, due_date: null, po_number: null, lines: 0.81 });
+		expect(item.field_source_text).toEqual({
 			invoice_number: 'Invoice No. INV-001',
 			total: 'Total due 1,234.56',
 			paid: null,
@@ -136,25 +136,25 @@ describe('doneResultToJson: fields', () => {
 
 	it('lists fields below the review threshold and required fields left empty', () => {
 		const [strict] = doneResultToJson(invoiceResult(), { mode: 'fields', reviewThreshold: 0.85 });
-		expect(strict._needs_review).toEqual(['total', 'due_date', 'lines']);
-		expect(strict._needs_review_count).toBe(3);
+		expect(strict.needs_review).toEqual(['total', 'due_date', 'lines']);
+		expect(strict.needs_review_count).toBe(3);
 
 		const [lenient] = doneResultToJson(invoiceResult(), { mode: 'fields', reviewThreshold: 0.5 });
-		expect(lenient._needs_review).toEqual(['due_date']);
-		expect(lenient._needs_review_count).toBe(1);
+		expect(lenient.needs_review).toEqual(['due_date']);
+		expect(lenient.needs_review_count).toBe(1);
 
 		const [off] = doneResultToJson(invoiceResult(), fieldsMode);
-		expect(off).not.toHaveProperty('_needs_review');
-		expect(off).not.toHaveProperty('_needs_review_count');
-		expect(off).not.toHaveProperty('_confidence');
-		expect(off).not.toHaveProperty('_source');
+		expect(off).not.toHaveProperty('needs_review');
+		expect(off).not.toHaveProperty('needs_review_count');
+		expect(off).not.toHaveProperty('field_confidence');
+		expect(off).not.toHaveProperty('field_source_text');
 	});
 
 	it('gives the document metadata even when the service sent no fields', () => {
 		const result: Result = { result_id: RESULT_ID, status: 'done' };
 		expect(doneResultToJson(result, { mode: 'fields', reviewThreshold: 0.9 })).toEqual([
 			{
-				_extraction: {
+				extraction: {
 					result_id: RESULT_ID,
 					status: 'done',
 					template: { id: null, name: null },
@@ -168,8 +168,8 @@ describe('doneResultToJson: fields', () => {
 					created_at: null,
 					summary: null,
 				},
-				_needs_review: [],
-				_needs_review_count: 0,
+				needs_review: [],
+				needs_review_count: 0,
 			},
 		]);
 	});
@@ -178,10 +178,10 @@ describe('doneResultToJson: fields', () => {
 describe('doneResultToJson: one item per table row', () => {
 	const rowsMode: OutputOptions = { mode: 'tableRows' };
 
-	it('spreads the first table into flat rows: columns (union, missing = null), document fields, row_number, result_id', () => {
+	it('spreads the first table into flat rows: columns (union, missing = null), document fields, line_number, result_id', () => {
 		expect(doneResultToJson(invoiceResult(), rowsMode)).toEqual([
 			{
-				row_number: 1,
+				line_number: 1,
 				description: 'Widget',
 				qty: 2,
 				unit_price: 10.5,
@@ -194,7 +194,7 @@ describe('doneResultToJson: one item per table row', () => {
 				result_id: RESULT_ID,
 			},
 			{
-				row_number: 2,
+				line_number: 2,
 				description: 'Gadget',
 				qty: 1,
 				unit_price: 99,
@@ -218,23 +218,45 @@ describe('doneResultToJson: one item per table row', () => {
 		const [row] = doneResultToJson(
 			invoiceResult([
 				{ name: 'description', value: 'March supplies' },
-				{ name: 'items', value_type: 'table', value: [{ description: 'Bolt', row_number: 'A-7', result_id: 'x' }] },
+				{ name: 'items', value_type: 'table', value: [{ description: 'Bolt', line_number: 'A-7', result_id: 'x' }] },
 			]),
 			rowsMode,
 		);
 		expect(row).toEqual({
-			row_number: 1,
+			line_number: 1,
 			description: 'Bolt',
-			column_row_number: 'A-7',
+			column_line_number: 'A-7',
 			column_result_id: 'x',
 			document_description: 'March supplies',
 			result_id: RESULT_ID,
 		});
 	});
 
+	it('keeps a document field and a column named like the reuse marks apart from them (reused, first_extracted_at)', () => {
+		const result = invoiceResult([
+			{ name: 'reused', value: 'no' },
+			{ name: 'items', value_type: 'table', value: [{ sku: 'A', first_extracted_at: '2024-01-01' }] },
+		]);
+		const [row] = markCharge(doneResultToJson(result, rowsMode), 'tableRows', undefined);
+		expect(row).toEqual({
+			line_number: 1,
+			sku: 'A',
+			column_first_extracted_at: '2024-01-01',
+			document_reused: 'no',
+			result_id: RESULT_ID,
+			reused: false,
+			first_extracted_at: null,
+		});
+	});
+
+	it('keeps a row that is not an object whole, under line_value', () => {
+		const [row] = doneResultToJson(invoiceResult([{ name: 'items', value_type: 'table', value: ['A-1', 'A-2'] }]), rowsMode);
+		expect(row).toEqual({ line_number: 1, line_value: 'A-1', result_id: RESULT_ID });
+	});
+
 	it('turns an object or list inside a cell into JSON text (the only place the output stringifies)', () => {
 		const [row] = doneResultToJson(invoiceResult([{ name: 'items', value: [{ sku: 'A', dims: { w: 1, h: 2 }, tags: ['x'] }] }]), rowsMode);
-		expect(row).toEqual({ row_number: 1, sku: 'A', dims: '{"w":1,"h":2}', tags: '["x"]', result_id: RESULT_ID });
+		expect(row).toEqual({ line_number: 1, sku: 'A', dims: '{"w":1,"h":2}', tags: '["x"]', result_id: RESULT_ID });
 	});
 
 	it('uses the table named in Table Field and leaves other tables out', () => {
@@ -243,7 +265,7 @@ describe('doneResultToJson: one item per table row', () => {
 			{ name: 'lines', value_type: 'table', value: lines() },
 			{ name: 'taxes', value_type: 'table', value: [{ rate: 0.2, amount: 20 }] },
 		]);
-		expect(doneResultToJson(result, { mode: 'tableRows', tableField: ' taxes ' })).toEqual([{ row_number: 1, rate: 0.2, amount: 20, vendor: 'ACME', result_id: RESULT_ID }]);
+		expect(doneResultToJson(result, { mode: 'tableRows', tableField: ' taxes ' })).toEqual([{ line_number: 1, rate: 0.2, amount: 20, vendor: 'ACME', result_id: RESULT_ID }]);
 	});
 
 	it('refuses a Table Field the result does not have, listing the tables it has', () => {
@@ -262,18 +284,18 @@ describe('doneResultToJson: one item per table row', () => {
 		['no table field', [{ name: 'vendor', value: 'ACME' }]],
 		['an empty table', [{ name: 'vendor', value: 'ACME' }, { name: 'lines', value_type: 'table', value: [] }]],
 		['a table the service left null', [{ name: 'vendor', value: 'ACME' }, { name: 'lines', value_type: 'table', value: null }]],
-	])('gives ONE item with row_number null for %s, so the document is not lost', (_case, fields) => {
-		expect(doneResultToJson(invoiceResult(fields), rowsMode)).toEqual([{ row_number: null, vendor: 'ACME', result_id: RESULT_ID }]);
+	])('gives ONE item with line_number null for %s, so the document is not lost', (_case, fields) => {
+		expect(doneResultToJson(invoiceResult(fields), rowsMode)).toEqual([{ line_number: null, vendor: 'ACME', result_id: RESULT_ID }]);
 	});
 
 	it('adds the table confidence and the review list as flat values', () => {
 		const rows = doneResultToJson(invoiceResult(), { mode: 'tableRows', includeConfidence: true, includeSourceFragments: true, reviewThreshold: 0.85 });
 		expect(rows).toHaveLength(2);
 		for (const row of rows) {
-			expect(row._confidence).toBe(0.81);
-			expect(row._needs_review).toBe('total, due_date, lines');
-			expect(row._needs_review_count).toBe(3);
-			expect(row).not.toHaveProperty('_source');
+			expect(row.field_confidence).toBe(0.81);
+			expect(row.needs_review).toBe('total, due_date, lines');
+			expect(row.needs_review_count).toBe(3);
+			expect(row).not.toHaveProperty('field_source_text');
 			for (const value of Object.values(row)) expect(typeof value === 'object' && value !== null).toBe(false);
 		}
 	});
@@ -283,7 +305,7 @@ describe('doneResultToJson: one item per table row', () => {
 		const items = doneResultToJson(invoiceResult([{ name: 'statement', value: 'May' }, { name: 'entries', value_type: 'table', value: rows }]), rowsMode);
 		expect(items).toHaveLength(5000);
 		items.forEach((item, i) => {
-			expect(item).toEqual({ row_number: i + 1, line: i + 1, sku: `SKU-${i}`, amount: i * 1.5, statement: 'May', result_id: RESULT_ID });
+			expect(item).toEqual({ line_number: i + 1, line: i + 1, sku: `SKU-${i}`, amount: i * 1.5, statement: 'May', result_id: RESULT_ID });
 		});
 	});
 });
@@ -310,7 +332,7 @@ describe('keys from the service never reach a prototype', () => {
 					{ "name": "__proto__", "value": { "polluted": "field" } },
 					{ "name": "constructor", "value": "Bob the Builder Ltd" },
 					{ "name": "prototype", "value": "v2" },
-					{ "name": "_extraction", "value": "a field with the metadata key name" },
+					{ "name": "extraction", "value": "a field with the metadata key name" },
 					{ "name": "items", "value_type": "table", "value": [{ "__proto__": "cell", "sku": "A", "nested": { "__proto__": { "polluted": "nested" } } }] }
 				],
 				"__proto__": { "polluted": "block" }
@@ -335,10 +357,10 @@ describe('keys from the service never reach a prototype', () => {
 		expect(item['__proto___']).toEqual({ polluted: 'field' });
 		expect(item.constructor_).toBe('Bob the Builder Ltd');
 		expect(item.prototype_).toBe('v2');
-		expect(item._extraction_).toBe('a field with the metadata key name');
-		expect((item._extraction as Record<string, unknown>).result_id).toBe(RESULT_ID);
-		expect((item._extraction as Record<string, unknown>)['__proto___']).toEqual({ polluted: 'block' });
-		expect(Object.keys(item._confidence as object)).toEqual(['__proto___', 'constructor_', 'prototype_', '_extraction_', 'items']);
+		expect(item.extraction_).toBe('a field with the metadata key name');
+		expect((item.extraction as Record<string, unknown>).result_id).toBe(RESULT_ID);
+		expect((item.extraction as Record<string, unknown>)['__proto___']).toEqual({ polluted: 'block' });
+		expect(Object.keys(item.field_confidence as object)).toEqual(['__proto___', 'constructor_', 'prototype_', 'extraction_', 'items']);
 
 		const row = (item.items as Array<Record<string, unknown>>)[0];
 		expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
@@ -351,7 +373,7 @@ describe('keys from the service never reach a prototype', () => {
 		const [row] = doneResultToJson(hostile(), { mode: 'tableRows' });
 		expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
 		expect(row.polluted).toBeUndefined();
-		expect(Object.keys(row)).toEqual(['row_number', '__proto___', 'sku', 'nested', 'document___proto__', 'constructor_', 'prototype_', '_extraction', 'result_id']);
+		expect(Object.keys(row)).toEqual(['line_number', '__proto___', 'sku', 'nested', 'document___proto__', 'constructor_', 'prototype_', 'extraction', 'result_id']);
 		expect(row['__proto___']).toBe('cell');
 		expect(row.nested).toBe('{"__proto__":{"polluted":"nested"}}');
 		expect(row.document___proto__).toBe('{"polluted":"field"}');

@@ -1,6 +1,7 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readChoice, readNumber, type ParameterReader } from '../items/parameters';
+import { FIELDS_MODE_KEYS, TABLE_ROW_KEYS } from './columnNames';
 import { OUTPUT_MODES, type OutputOptions } from './options';
 
 /**
@@ -31,13 +32,13 @@ export function outputProperties(displayOptions?: IDisplayOptions): INodePropert
 					name: 'One Item per Document',
 					value: 'fields',
 					description:
-						'Each extracted field as its own key (tables as lists of rows), plus an _extraction object with the result ID, template, file, confidence and pages used',
+						`Each extracted field as its own key (tables as lists of rows), plus an ${FIELDS_MODE_KEYS.extraction} object with the result ID, template, file, confidence and pages used`,
 				},
 				{
 					name: 'One Item per Table Row',
 					value: 'tableRows',
 					description:
-						'One flat item per row of a table field (e.g. invoice lines), with the document fields repeated on each row: ready for a spreadsheet',
+						`One flat item per row of a table field (e.g. invoice lines, numbered in ${TABLE_ROW_KEYS.lineNumber}), with the document fields repeated on each row: ready for a spreadsheet`,
 				},
 				{
 					name: 'Raw',
@@ -58,7 +59,7 @@ export function outputProperties(displayOptions?: IDisplayOptions): INodePropert
 			typeOptions: { loadOptionsMethod: 'getTableFields', loadOptionsDependsOn: ['templateId.value'] },
 			default: '',
 			description:
-				'The table field whose rows become items (by default the first table field of the result). A document without rows gives one item with row_number empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+				`The table field whose rows become items (by default the first table field of the result). A document without rows gives one item with ${TABLE_ROW_KEYS.lineNumber} empty. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.`,
 			displayOptions: mergeDisplayOptions({ show: { [names.output]: ['tableRows'] } }, displayOptions),
 		},
 	];
@@ -78,7 +79,7 @@ export function outputOptionsCollection(displayOptions?: IDisplayOptions): INode
 			type: 'boolean',
 			default: false,
 			description:
-				"Whether to add _confidence: how sure the service is of each field, from 0 to 1 (with One Item per Table Row: the table field's confidence)",
+				`Whether to add ${FIELDS_MODE_KEYS.fieldConfidence}: how sure the service is of each field, from 0 to 1 (with One Item per Table Row: the table field's confidence)`,
 			displayOptions: withDisplay({ hide: { [output]: ['raw'] } }),
 		},
 		{
@@ -86,7 +87,7 @@ export function outputOptionsCollection(displayOptions?: IDisplayOptions): INode
 			name: names.includeSourceFragments,
 			type: 'boolean',
 			default: false,
-			description: 'Whether to add _source: the text on the document each field was read from (One Item per Document output only)',
+			description: `Whether to add ${FIELDS_MODE_KEYS.fieldSourceText}: the text on the document each field was read from (One Item per Document output only)`,
 			displayOptions: withDisplay({ show: { [output]: ['fields'] } }),
 		},
 		{
@@ -96,7 +97,7 @@ export function outputOptionsCollection(displayOptions?: IDisplayOptions): INode
 			typeOptions: { minValue: 0, maxValue: 1, numberPrecision: 2 },
 			default: 0,
 			description:
-				'Fields with a confidence below this value (from 0 to 1, e.g. 0.8), and required fields left empty, are listed in _needs_review and counted in _needs_review_count, so an IF node can route documents to a person. 0 turns this off.',
+				`Fields with a confidence below this value (from 0 to 1, e.g. 0.8), and required fields left empty, are listed in ${FIELDS_MODE_KEYS.needsReview} and counted in ${FIELDS_MODE_KEYS.needsReviewCount}, so an IF node can route documents to a person. 0 turns this off.`,
 			displayOptions: withDisplay({ hide: { [output]: ['raw'] } }),
 		},
 	];

@@ -1,19 +1,15 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { ExtractedField, Result } from '../schemas';
+import { CHARGE_KEYS, FIELDS_MODE_KEYS } from './columnNames';
 import type { OutputOptions } from './options';
 import { assignSafely, copyData } from './safeCopy';
 
-/** Fields mode: one object per document, each extracted field under its own (safe) key. */
-
-/** Keys the fields mode adds next to the extracted fields. */
-export const FIELDS_MODE_KEYS = {
-	metadata: '_extraction',
-	confidence: '_confidence',
-	source: '_source',
-	needsReview: '_needs_review',
-	needsReviewCount: '_needs_review_count',
-} as const;
+/**
+ * Fields mode: one object per document, each extracted field under its own (safe) key, next to
+ * the keys of FIELDS_MODE_KEYS (columnNames.ts). A field named like one of those gets an
+ * underscore appended (`extraction_`).
+ */
 
 export function fieldsItem(result: Result, options: OutputOptions): IDataObject {
 	const item: IDataObject = {};
@@ -23,9 +19,9 @@ export function fieldsItem(result: Result, options: OutputOptions): IDataObject 
 		key: assignSafely(item, field.name, copyData(field.value ?? null), reserved),
 	}));
 
-	item[FIELDS_MODE_KEYS.metadata] = extractionMetadata(result);
-	if (options.includeConfidence) item[FIELDS_MODE_KEYS.confidence] = perField(keyed, (field) => field.confidence ?? null);
-	if (options.includeSourceFragments) item[FIELDS_MODE_KEYS.source] = perField(keyed, (field) => field.source_fragment ?? null);
+	item[FIELDS_MODE_KEYS.extraction] = extractionMetadata(result);
+	if (options.includeConfidence) item[FIELDS_MODE_KEYS.fieldConfidence] = perField(keyed, (field) => field.confidence ?? null);
+	if (options.includeSourceFragments) item[FIELDS_MODE_KEYS.fieldSourceText] = perField(keyed, (field) => field.source_fragment ?? null);
 	if (options.reviewThreshold !== undefined) {
 		const flagged = keyed.filter(({ field }) => needsReview(field, options.reviewThreshold as number, options.requiredFields)).map(({ key }) => key);
 		item[FIELDS_MODE_KEYS.needsReview] = flagged;
@@ -63,7 +59,7 @@ function isEmpty(value: unknown): boolean {
  */
 const EXTRACTED_DATA_KNOWN_KEYS = new Set(['status', 'scanner_name', 'language', 'extracted_at', 'summary', 'doc_metadata', 'fields']);
 
-/** The one `_extraction` object: about the document and the run, never about a field. */
+/** The one `extraction` object: about the document and the run, never about a field. */
 function extractionMetadata(result: Result): IDataObject {
 	const data = result.extracted_data ?? undefined;
 	const metadata: IDataObject = {
@@ -73,9 +69,9 @@ function extractionMetadata(result: Result): IDataObject {
 		file_name: result.filename ?? null,
 		file_type: result.file_type ?? null,
 		confidence: result.confidence ?? null,
-		pages_used: pagesUsed(result.tokens_used),
-		// Set by markReused (mapping.ts) when the data is an earlier upload's.
-		reused: false,
+		[CHARGE_KEYS.pagesUsed]: pagesUsed(result.tokens_used),
+		// Set by markCharge (mapping.ts) when the data is an earlier upload's.
+		[CHARGE_KEYS.reused]: false,
 		language: data?.language ?? null,
 		extracted_at: data?.extracted_at ?? null,
 		created_at: result.created_at ?? null,

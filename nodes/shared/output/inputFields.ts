@@ -1,5 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { inputFieldKey, inputFieldValue } from './inputFieldPath';
+import { COLUMN_PREFIXES } from './columnNames';
 import { assignVerbatim, copyData } from './safeCopy';
 
 /**
@@ -15,11 +17,11 @@ export const inputFieldsOption: INodeProperties = {
 	default: '',
 	placeholder: 'from, subject, date',
 	description:
-		'Comma-separated names of input fields to copy onto every output item, e.g. an email\'s sender, subject and date for the spreadsheet; * copies them all. A name the output already has gets "input_" in front.',
+		'Comma-separated names of input fields to copy onto every output item, e.g. an email\'s sender, subject and date for the spreadsheet; * copies them all. A field inside a field by its path, e.g. from.text (Gmail Trigger) or from.emailAddress.address (Microsoft Outlook Trigger), comes out as from_text or from_emailAddress_address. A name the output already has gets "input_" in front.',
 };
 
 /** Prefix of an input field whose name the output item already has. */
-export const INPUT_FIELD_PREFIX = 'input_';
+export const INPUT_FIELD_PREFIX = COLUMN_PREFIXES.input;
 
 /** The named fields of the input item (null where it lacks one), all of them for `*`, or undefined when none is asked for. */
 export function readInputFields(ctx: IExecuteFunctions, i: number): IDataObject | undefined {
@@ -32,7 +34,8 @@ export function readInputFields(ctx: IExecuteFunctions, i: number): IDataObject 
 	const json = ctx.getInputData()[i]?.json ?? {};
 	const fields: IDataObject = {};
 	for (const name of names.includes('*') ? Object.keys(json) : names) {
-		assignVerbatim(fields, name, Object.hasOwn(json, name) ? copyData(json[name], 0, assignVerbatim) : null);
+		const value = inputFieldValue(json, name);
+		assignVerbatim(fields, inputFieldKey(json, name), value === undefined ? null : copyData(value, 0, assignVerbatim));
 	}
 	return fields;
 }

@@ -4,6 +4,7 @@ import { deepCopy, NodeApiError, NodeOperationError } from 'n8n-workflow';
 import type { ServiceError } from '../http/errors';
 import { itemError, itemLabel, withItemLabel } from '../items/itemError';
 import { REUSE_DAYS } from '../limits';
+import { FIELDS_MODE_KEYS } from './columnNames';
 import { assignVerbatim } from './safeCopy';
 
 type NodeError = NodeApiError | NodeOperationError;
@@ -236,9 +237,9 @@ export class ItemSink {
 	}
 }
 
-/** A result's status as its item shows it: top-level (raw, receipts, pending) or in `_extraction` (fields); table rows are done. */
+/** A result's status as its item shows it: top-level (raw, receipts, pending) or in `extraction` (fields); table rows are done. */
 function statusOf(json: IDataObject | undefined): string {
-	const extraction = json?._extraction as IDataObject | undefined;
+	const extraction = json?.[FIELDS_MODE_KEYS.extraction] as IDataObject | undefined;
 	const status = json?.status ?? extraction?.status;
 	return typeof status === 'string' ? status : 'done';
 }

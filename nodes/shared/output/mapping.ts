@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Result } from '../schemas';
+import { CHARGE_KEYS, FIELDS_MODE_KEYS, TABLE_ROW_KEYS } from './columnNames';
 import { fieldsItem } from './fieldsMode';
 import type { OutputOptions } from './options';
 import { assignVerbatim, copyData } from './safeCopy';
@@ -42,22 +43,27 @@ export interface Charge {
 
 /**
  * Says on every item whether its document was extracted before. Fields mode says it in
- * `_extraction` (`reused` always, so a sheet's column is stable; `first_extracted_at`, and
- * `pages_used` 0 or `charged_again` when it was), table rows in `_reused` and `_first_extracted_at`
- * (always), Raw in an `_extraction` of its own only then (its keys are otherwise the service's).
+ * `extraction` (`reused` always, so a sheet's column is stable; `first_extracted_at`, and
+ * `pages_used` 0 or `charged_again` when it was), table rows in `reused` and `first_extracted_at`
+ * (always), Raw in an `extraction` of its own only then (its keys are otherwise the service's).
  */
 export function markCharge(jsons: IDataObject[], mode: OutputOptions['mode'], charge: Charge | undefined): IDataObject[] {
 	const reused = charge?.reused === true;
 	const firstExtractedAt = charge?.firstExtractedAt ?? null;
-	const said: IDataObject = { reused, first_extracted_at: firstExtractedAt, ...(reused ? { pages_used: 0 } : { charged_again: true }) };
+	const said: IDataObject = {
+		[CHARGE_KEYS.reused]: reused,
+		[CHARGE_KEYS.firstExtractedAt]: firstExtractedAt,
+		...(reused ? { [CHARGE_KEYS.pagesUsed]: 0 } : { [CHARGE_KEYS.chargedAgain]: true }),
+	};
+	const extraction = FIELDS_MODE_KEYS.extraction;
 	for (const json of jsons) {
 		if (mode === 'tableRows') {
-			json._reused = reused;
-			json._first_extracted_at = firstExtractedAt;
+			json[TABLE_ROW_KEYS.reused] = reused;
+			json[TABLE_ROW_KEYS.firstExtractedAt] = firstExtractedAt;
 		} else if (mode === 'raw') {
-			if (charge) json._extraction = { ...said };
+			if (charge) json[extraction] = { ...said };
 		} else if (charge) {
-			Object.assign(json._extraction as IDataObject, said);
+			Object.assign(json[extraction] as IDataObject, said);
 		}
 	}
 	return jsons;

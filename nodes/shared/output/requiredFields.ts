@@ -2,6 +2,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { getScanner } from '../http/api';
 import type { Result } from '../schemas';
+import { FIELDS_MODE_KEYS } from './columnNames';
 import { addWarning } from './executionHints';
 import type { OutputOptions } from './options';
 
@@ -28,7 +29,7 @@ export async function withRequiredFields(ctx: IExecuteFunctions, result: Result,
 			() => {
 				addWarning(
 					ctx,
-					`Review Threshold: the template "${result.scanner_name ?? templateId}" could not be read, so required fields left empty are not listed in _needs_review (fields below the threshold are).`,
+					`Review Threshold: the template "${result.scanner_name ?? templateId}" could not be read, so required fields left empty are not listed in ${FIELDS_MODE_KEYS.needsReview} (fields below the threshold are).`,
 				);
 				return undefined;
 			},

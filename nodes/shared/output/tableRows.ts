@@ -1,53 +1,49 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { UNSAFE_KEYS, type ExtractedField, type Result } from '../schemas';
-import { extractedFields, FIELDS_MODE_KEYS, needsReview } from './fieldsMode';
+import { COLUMN_PREFIXES, TABLE_ROW_KEYS as ROW_KEYS } from './columnNames';
+import { extractedFields, needsReview } from './fieldsMode';
 import { OutputMappingError, type OutputOptions } from './options';
 import { assignVerbatim, copyData, isPlainObject } from './safeCopy';
 
 /** Table-rows mode: one flat object per row, shaped for a spreadsheet. */
 
-/** Keys the table-rows mode adds to every row. */
-const ROW_KEYS = {
-	rowNumber: 'row_number',
-	resultId: 'result_id',
-	confidence: FIELDS_MODE_KEYS.confidence,
-	needsReview: FIELDS_MODE_KEYS.needsReview,
-	needsReviewCount: FIELDS_MODE_KEYS.needsReviewCount,
-} as const;
-
 /**
- * - The rows of the chosen table (default: the first table field), numbered from 1.
+ * - The rows of the chosen table (default: the first table field), numbered from 1 in
+ *   `line_number`.
  * - Every row has the same keys: the union of the rows' columns (missing cells are null), then
- *   the document's other scalar fields. A document field whose name is taken by a column or by
- *   `row_number`/`result_id` becomes `document_<name>`; a column named like those becomes
- *   `column_<name>`. Other tables are left out (a row holds no nested data).
+ *   the document's other scalar fields. A document field whose name is taken by a column or by a
+ *   key the node adds to rows (`line_number`, `result_id`, `reused`, `first_extracted_at`, and
+ *   the review and confidence keys when they are on: TABLE_ROW_KEYS) becomes `document_<name>`; a
+ *   column named like one of those keys becomes `column_<name>`. Other tables are left out (a row
+ *   holds no nested data).
  * - A cell that holds an object or a list becomes its JSON text: the only place where the
  *   output stringifies, because a spreadsheet cell cannot hold an object.
- * - No table, or an empty one: ONE item with the document fields and `row_number: null`, so
+ * - No table, or an empty one: ONE item with the document fields and `line_number: null`, so
  *   every document still reaches the sheet and can be spotted.
- * - includeConfidence adds `_confidence` (the table field's confidence); reviewThreshold adds
- *   `_needs_review` as comma-separated text and `_needs_review_count`. Source fragments describe
- *   whole fields, not rows, so they are not added.
+ * - includeConfidence adds `field_confidence` (the table field's confidence); reviewThreshold
+ *   adds `needs_review` as comma-separated text and `needs_review_count`. Source fragments
+ *   describe whole fields, not rows, so they are not added. markCharge (mapping.ts) adds `reused`
+ *   and `first_extracted_at`.
  */
 export function tableRowItems(result: Result, options: OutputOptions): IDataObject[] {
 	const fields = extractedFields(result);
 	const table = chooseTable(fields, options.tableField);
 	const rows = table && Array.isArray(table.value) ? (table.value as unknown[]) : [];
 
-	const used = new Set<string>([ROW_KEYS.rowNumber, ROW_KEYS.resultId]);
-	if (options.includeConfidence) used.add(ROW_KEYS.confidence);
+	const used = new Set<string>([ROW_KEYS.lineNumber, ROW_KEYS.resultId, ROW_KEYS.reused, ROW_KEYS.firstExtractedAt]);
+	if (options.includeConfidence) used.add(ROW_KEYS.fieldConfidence);
 	if (options.reviewThreshold !== undefined) {
 		used.add(ROW_KEYS.needsReview);
 		used.add(ROW_KEYS.needsReviewCount);
 	}
-	const columns = [...columnNames(rows)].map((name) => ({ name, key: claimKey(used, name, 'column_') }));
+	const columns = [...columnNames(rows)].map((name) => ({ name, key: claimKey(used, name, COLUMN_PREFIXES.column) }));
 	const documentCells = fields
 		.filter((field) => !isTableField(field))
-		.map((field) => ({ key: claimKey(used, field.name, 'document_'), value: cell(field.value) }));
+		.map((field) => ({ key: claimKey(used, field.name, COLUMN_PREFIXES.document), value: cell(field.value) }));
 
 	const trailer: IDataObject = { [ROW_KEYS.resultId]: result.result_id };
-	if (options.includeConfidence) trailer[ROW_KEYS.confidence] = table?.confidence ?? null;
+	if (options.includeConfidence) trailer[ROW_KEYS.fieldConfidence] = table?.confidence ?? null;
 	if (options.reviewThreshold !== undefined) {
 		const threshold = options.reviewThreshold;
 		const flagged = fields.filter((field) => needsReview(field, threshold, options.requiredFields)).map((field) => field.name);
@@ -55,8 +51,8 @@ export function tableRowItems(result: Result, options: OutputOptions): IDataObje
 		trailer[ROW_KEYS.needsReviewCount] = flagged.length;
 	}
 
-	const row = (rowNumber: number | null, values: Record<string, unknown>): IDataObject => {
-		const item: IDataObject = { [ROW_KEYS.rowNumber]: rowNumber };
+	const row = (lineNumber: number | null, values: Record<string, unknown>): IDataObject => {
+		const item: IDataObject = { [ROW_KEYS.lineNumber]: lineNumber };
 		for (const column of columns) item[column.key] = Object.hasOwn(values, column.name) ? cell(values[column.name]) : null;
 		for (const documentCell of documentCells) item[documentCell.key] = documentCell.value;
 		return Object.assign(item, trailer);
@@ -94,9 +90,9 @@ function columnNames(rows: unknown[]): Set<string> {
 	return names;
 }
 
-/** Spec 2.6 says rows are objects; anything else is kept under `value` rather than lost. */
+/** Spec 2.6 says rows are objects; anything else is kept under `line_value` rather than lost. */
 function rowObject(values: unknown): Record<string, unknown> {
-	return isPlainObject(values) ? values : { value: values };
+	return isPlainObject(values) ? values : { [ROW_KEYS.lineValue]: values };
 }
 
 function cell(value: unknown): string | number | boolean | null {

@@ -1,5 +1,6 @@
 import { UPLOAD_KINDS } from './fileTypes';
 import { jpegSize, pngSize } from './imageSize';
+import { isOutlookMessage } from './outlookMessage';
 import { detectFormat } from './upload';
 
 /**
@@ -32,15 +33,20 @@ export type AttachmentVerdict = { document: true } | { document: false; reason: 
 export const ATTACHMENT_ADVICE = {
 	zip: "a zip archive: unpack it first, e.g. with n8n's Compression node",
 	winmailDat: "Outlook's winmail.dat: ask the sender to send the attachment as a PDF, or turn off Rich Text in Outlook",
+	outlookMessage:
+		"an Outlook message file (.msg), which the node does not open: open it in Outlook and forward it with Forward as Attachment (that sends it as an email the node opens), or send its attachments directly",
 } as const;
 
-export function judgeAttachment(bytes: Uint8Array): AttachmentVerdict {
+/** `declared` (the file's name and type) only tells an Outlook message whose directory lies past `bytes` (isOutlookMessage). */
+export function judgeAttachment(bytes: Uint8Array, declared: { fileName?: string; mimeType?: string } = {}): AttachmentVerdict {
 	if (bytes.byteLength === 0) return notDocument('the file is empty');
 	// Before the PDF check, which finds "%PDF-" anywhere in the first KB: a zip that stores a PDF
 	// uncompressed has it there too.
 	if (isZipArchive(bytes)) return { document: false, reason: ATTACHMENT_ADVICE.zip, mayHoldDocuments: true };
 	// TNEF (Outlook's Rich Text attachments), signature 0x223E9F78 little-endian.
 	if (bytes[0] === 0x78 && bytes[1] === 0x9f && bytes[2] === 0x3e && bytes[3] === 0x22) return { document: false, reason: ATTACHMENT_ADVICE.winmailDat, mayHoldDocuments: true };
+	// An email saved from Outlook (.msg), attached as a file: a Compound File like an older Word file.
+	if (isOutlookMessage(bytes, declared)) return { document: false, reason: ATTACHMENT_ADVICE.outlookMessage, mayHoldDocuments: true };
 	const format = detectFormat(bytes);
 	if (format.kind === 'pdf') return { document: true };
 	// Spec 4.2: HEIC "may or may not be read". Sent with the preflight's warning, as Binary Field

@@ -39,7 +39,7 @@ export function checkResultId(value: unknown): IdCheck {
 	return { ok: true, id };
 }
 
-const TEMPLATE_ID_HELP = 'Pick a template from the list, or map its ID (the scanner_id returned by Get Many Templates)';
+const TEMPLATE_ID_HELP = 'Pick a template from the list, type its name in By Name, or map its ID (the scanner_id returned by Get Many Templates)';
 
 /**
  * A template id ready for the transport: trimmed and non-empty. Template ids have no documented

@@ -7,7 +7,7 @@ import { addWarning } from '../../../shared/output/executionHints';
 import type { ItemSink } from '../../../shared/output/itemSink';
 import { pendingResultJson } from '../../../shared/output/unsuccessful';
 import { awaitResults, type PendingDocument } from '../../../shared/waiting/awaitResults';
-import { planItem, type ItemSettings, type PlannedUpload } from './plan';
+import { planItem, type ItemSettings, type PlannedUpload, type ScannerIdFor } from './plan';
 import { chargeWarnings, uploadDocument, type ChargeCounts } from './upload';
 
 /**
@@ -19,7 +19,7 @@ import { chargeWarnings, uploadDocument, type ChargeCounts } from './upload';
  * second "Execute step") reads the accepted upload's result instead of sending it again
  * (uploadLedger), and the transport itself only repeats an upload the service provably refused.
  */
-export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: (itemIndex: number) => string | undefined): Promise<void> {
+export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, scannerIdFor: ScannerIdFor): Promise<void> {
 	enterPhase(sink, 'checking');
 	const { uploads, settingsOf } = await checkEveryItem(ctx, sink, scannerIdFor);
 	enterPhase(sink, 'uploading');
@@ -88,7 +88,7 @@ function enterPhase(sink: ItemSink, phase: Phase): void {
 async function checkEveryItem(
 	ctx: IExecuteFunctions,
 	sink: ItemSink,
-	scannerIdFor: (itemIndex: number) => string | undefined,
+	scannerIdFor: ScannerIdFor,
 ): Promise<{ uploads: PlannedUpload[]; settingsOf: Map<number, ItemSettings> }> {
 	const uploads: PlannedUpload[] = [];
 	const settingsOf = new Map<number, ItemSettings>();

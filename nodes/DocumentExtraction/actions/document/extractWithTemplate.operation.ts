@@ -12,5 +12,5 @@ export const description: INodeProperties[] = [
 
 /** POST /scanners/{scannerId}/upload: extraction with a named template (spec 4.3). */
 export async function executeAll(this: IExecuteFunctions, sink: ItemSink): Promise<void> {
-	await extractDocuments(this, sink, (itemIndex) => templateIdOf(this, itemIndex));
+	await extractDocuments(this, sink, async (itemIndex) => await templateIdOf(this, itemIndex));
 }

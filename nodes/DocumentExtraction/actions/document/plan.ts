@@ -4,6 +4,7 @@ import { includedBinary, readBoolean, readChoice, readNumber } from '../../../sh
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../../../shared/limits';
 import { readOutputOptions } from '../../../shared/output/descriptions';
 import { addWarning } from '../../../shared/output/executionHints';
+import { COLUMN_PREFIXES } from '../../../shared/output/columnNames';
 import { INPUT_FIELD_PREFIX, readInputFields } from '../../../shared/output/inputFields';
 import type { DocumentSlot, ItemSink } from '../../../shared/output/itemSink';
 import type { OutputOptions } from '../../../shared/output/options';
@@ -22,6 +23,12 @@ export interface ItemSettings {
 	onTimeout: 'fail' | 'emitPending';
 	reuseUploads: boolean;
 }
+
+/**
+ * The template of an item's documents: none (automatic mode) or its ID, which By Name looks up
+ * with a request (template/locator.ts): every item's is known before the first upload.
+ */
+export type ScannerIdFor = (itemIndex: number) => string | undefined | Promise<string | undefined>;
 
 /** A document that passed the check, waiting for its upload. */
 export interface PlannedUpload {
@@ -46,8 +53,8 @@ export interface PlannedItem {
  * sink), its template. An item without a document leaves at once, saying so. A setting that cannot
  * be used throws: the item fails.
  */
-export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scannerIdFor: (itemIndex: number) => string | undefined): Promise<PlannedItem> {
-	const settings = readItemSettings(ctx, i, scannerIdFor);
+export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number, scannerIdFor: ScannerIdFor): Promise<PlannedItem> {
+	const settings = await readItemSettings(ctx, i, scannerIdFor);
 	const inputFields = readInputFields(ctx, i);
 	if (inputFields) sink.annotate(i, inputFields, INPUT_FIELD_PREFIX);
 	const reader = itemReader(ctx, i);
@@ -73,7 +80,7 @@ export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number
 	for (const [part, { origin, binary, checked }] of documents.entries()) {
 		const slot = documents.length > 1 ? { item: i, part, label: slotLabel(origin) } : undefined;
 		const target = slot ?? i;
-		if (origin) sink.annotate(target, reader.source === 'binaryFields' ? { ...origin, skipped_files: skippedFiles } : origin, 'source_');
+		if (origin) sink.annotate(target, reader.source === 'binaryFields' ? { ...origin, skipped_files: skippedFiles } : origin, COLUMN_PREFIXES.source);
 		if ('error' in checked) {
 			// This document fails alone (the item, when it is the item's only one).
 			sink.fail(target, checked.error, 0, {}, binary);
@@ -92,14 +99,15 @@ function slotLabel(origin: FileOrigin | LinkOrigin | undefined): string {
 	return typeof origin.attached_email === 'string' ? `${label}, in the attached email "${origin.attached_email}"` : label;
 }
 
-function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: (itemIndex: number) => string | undefined): ItemSettings {
+async function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: ScannerIdFor): Promise<ItemSettings> {
 	const binary = includedBinary(ctx, i);
 	const wait = readBoolean(ctx, 'waitForResult', i, true, 'Wait for Result');
 	const outputOptions = wait ? readOutputOptions(ctx, i) : undefined;
 	const waitTimeoutMs = wait ? 1000 * readNumber(ctx, 'options.waitTimeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, WAIT_TIMEOUT_RULE) : 0;
 	const onTimeout = wait ? readChoice(ctx, 'options.onTimeout', i, 'fail', ON_TIMEOUT_CHOICES, 'On Timeout') : 'fail';
 	const reuseUploads = readBoolean(ctx, 'options.reuseUploads', i, true, 'Reuse Earlier Uploads');
-	return { scannerId: scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout, reuseUploads };
+	// Last: the item's other settings are checked without a request before a name is looked up.
+	return { scannerId: await scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout, reuseUploads };
 }
 
 const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;

@@ -12,8 +12,8 @@ export const description: INodeProperties[] = [
 ];
 
 /** DELETE /scanners/{id} (spec 4.9). */
-export const { executeAll } = templateWrite((ctx, itemIndex) => {
-	const templateId = templateIdOf(ctx, itemIndex);
+export const { executeAll } = templateWrite(async (ctx, itemIndex) => {
+	const templateId = await templateIdOf(ctx, itemIndex);
 	return {
 		done: `deleted template ${templateId}`,
 		identity: ['delete', templateId],

@@ -8,6 +8,6 @@ export const description: INodeProperties[] = [templateLocator({ show: { resourc
 
 /** GET /scanners/{id} (spec 4.7). */
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
-	const template = await getScanner(this, templateIdOf(this, itemIndex), itemIndex);
+	const template = await getScanner(this, await templateIdOf(this, itemIndex), itemIndex);
 	sink.emit(itemIndex, [template as IDataObject]);
 }

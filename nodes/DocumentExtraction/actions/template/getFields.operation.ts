@@ -15,7 +15,7 @@ export const description: INodeProperties[] = [
  * null): every input item leaves the node.
  */
 export async function execute(this: IExecuteFunctions, sink: ItemSink, itemIndex: number): Promise<void> {
-	const template = await getScanner(this, templateIdOf(this, itemIndex), itemIndex);
+	const template = await getScanner(this, await templateIdOf(this, itemIndex), itemIndex);
 	const of = { template_id: template.scanner_id, template_name: template.name };
 	const fields: IDataObject[] = (template.fields ?? []).map((field) => ({
 		name: field.name,

@@ -53,7 +53,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** PATCH /scanners/{id} (spec 4.8): only what the user set is sent. */
-export const { executeAll } = templateWrite((ctx, itemIndex) => {
+export const { executeAll } = templateWrite(async (ctx, itemIndex) => {
 	const input: IDataObject = { ...(ctx.getNodeParameter('nameAndDescription', itemIndex, {}) as IDataObject) };
 	if (readBoolean(ctx, 'replaceFields', itemIndex, false, 'Replace Fields')) {
 		const fields = readFields(ctx, itemIndex, {
@@ -72,7 +72,7 @@ export const { executeAll } = templateWrite((ctx, itemIndex) => {
 		}
 		input.fields = fields as IDataObject[];
 	}
-	const templateId = templateIdOf(ctx, itemIndex);
+	const templateId = await templateIdOf(ctx, itemIndex);
 	const body = validatedBody(ctx, itemIndex, input, 'update');
 	return {
 		done: `updated template ${templateId}`,

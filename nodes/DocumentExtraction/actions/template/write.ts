@@ -30,13 +30,13 @@ export interface TemplateWrite {
  * execution that makes the same change (e.g. creates, uses and deletes a template each time) makes
  * it anew. A change that got no clear answer is not sent again by that execution.
  */
-export function templateWrite(prepare: (ctx: IExecuteFunctions, itemIndex: number) => TemplateWrite): BatchOperation {
+export function templateWrite(prepare: (ctx: IExecuteFunctions, itemIndex: number) => TemplateWrite | Promise<TemplateWrite>): BatchOperation {
 	return {
 		async executeAll(this: IExecuteFunctions, sink: ItemSink): Promise<void> {
 			const prepared: Array<{ itemIndex: number; write: TemplateWrite }> = [];
 			for (let i = 0; i < this.getInputData().length; i++) {
 				try {
-					prepared.push({ itemIndex: i, write: prepare(this, i) });
+					prepared.push({ itemIndex: i, write: await prepare(this, i) });
 				} catch (error) {
 					sink.fail(i, error);
 				}

@@ -93,7 +93,7 @@ function readAgainFromEmail(ctx: IExecuteFunctions, i: number, field: string, { 
 function decodedAndJudged(ctx: IExecuteFunctions, i: number, inner: MimeFile): { file: ReadFile } | { skip: string } | { error: unknown } {
 	try {
 		const file = asRead(inner, inner.decode());
-		const verdict = judgeAttachment(file.bytes);
+		const verdict = judgeAttachment(file.bytes, file);
 		if (verdict.document) return { file };
 		// A zip or winmail.dat in the forwarded email: someone has to act on it, as on a direct one.
 		if (verdict.mayHoldDocuments) return { error: unopenedPackage(ctx, i, inner.fileName ?? 'a file', verdict.reason, NOT_OPENED) };

@@ -51,7 +51,7 @@ async function judged(
 ): Promise<{ document: ReadFile } | { email: AttachedEmail } | { skip: string } | { error: unknown }> {
 	try {
 		const file = await read();
-		const verdict = judgeAttachment(file.bytes);
+		const verdict = judgeAttachment(file.bytes, file);
 		if (verdict.document) return { document: file };
 		const unopened = (reason: string, what: string) => ({ error: unopenedPackage(ctx, i, file.fileName ?? field, reason, what) });
 		if (verdict.mayHoldDocuments) return unopened(verdict.reason, NOT_OPENED);

@@ -5,7 +5,7 @@ import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { findTemplate } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, executeOk, readFiles, sandboxWithCredential, templateById } from './support';
 
 const CREDENTIAL = 'e2eActionCred';
@@ -14,7 +14,7 @@ const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; total: n
 
 /** Every operation of the Document Extraction node, run by n8n from the installed tarball. */
 describe('Document Extraction node inside n8n', () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let folder: { dir: string; remove: () => void };
 
@@ -52,13 +52,13 @@ describe('Document Extraction node inside n8n', () => {
 		const [auto] = outputJson(run, 'Extract Auto');
 		expect(auto.invoice_number).toBe(invoice.invoice_number);
 		expect(auto.total).toBe(invoice.total);
-		expect(auto._extraction).toMatchObject({ status: 'done', template: { name: 'Invoice' }, file_name: 'invoice.pdf' });
-		expect(auto._confidence).toEqual(expect.objectContaining({ invoice_number: expect.any(Number) }));
+		expect(auto.extraction).toMatchObject({ status: 'done', template: { name: 'Invoice' }, file_name: 'invoice.pdf' });
+		expect(auto.field_confidence).toEqual(expect.objectContaining({ invoice_number: expect.any(Number) }));
 
 		const rows = outputJson(run, 'Extract with Template');
 		expect(rows.map((row) => row.description)).toEqual(invoice.line_items.map((line) => line.description));
 		expect(rows.every((row) => row.invoice_number === invoice.invoice_number)).toBe(true);
-		expect(rows.map((row) => row.row_number)).toEqual(invoice.line_items.map((_, i) => i + 1));
+		expect(rows.map((row) => row.line_number)).toEqual(invoice.line_items.map((_, i) => i + 1));
 
 		const [receipt] = outputJson(run, 'Upload Only');
 		expect(receipt.result_id).toMatch(UUID);
@@ -66,9 +66,9 @@ describe('Document Extraction node inside n8n', () => {
 
 		const [read] = outputJson(run, 'Get Result');
 		expect(read.invoice_number).toBe(invoice.invoice_number);
-		expect(read._extraction).toMatchObject({ result_id: receipt.result_id, status: 'done' });
+		expect(read.extraction).toMatchObject({ result_id: receipt.result_id, status: 'done' });
 
-		expect(sandbox.stats().uploads.map((upload) => upload.endpoint).sort()).toEqual(['process', 'process', 'upload']);
+		expect((await sandbox.stats()).uploads.map((upload) => upload.endpoint).sort()).toEqual(['process', 'process', 'upload']);
 	});
 
 	it('creates, updates, reads, lists and deletes a template', async () => {

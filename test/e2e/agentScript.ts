@@ -11,7 +11,7 @@ export function scriptedAccountant(request: ChatRequest): ChatReply {
 	const last = toolAnswers[toolAnswers.length - 1];
 	const invoice = search(last, (object) => typeof object.invoice_number === 'string');
 	if (invoice) {
-		const template = (invoice._extraction as { template?: { name?: string } } | undefined)?.template?.name;
+		const template = (invoice.extraction as { template?: { name?: string } } | undefined)?.template?.name;
 		return { content: `Invoice ${String(invoice.invoice_number)}: total ${String(invoice.total)} (template ${String(template)})` };
 	}
 	const userText = request.messages.filter((message) => message.role === 'user').map((message) => JSON.stringify(message.content)).join(' ');

@@ -11,17 +11,17 @@ import { N8nRestApi, waitForProductionWebhook } from '../../scripts/n8n/restApi'
 import { startN8nServer } from '../../scripts/n8n/server';
 import { outputJson } from '../../scripts/n8n/runData';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, e2eOwner, executeOk, n8n, poller, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eChargedOnceCred';
 
 describe(`charged once across processes in n8n ${n8n().version}`, () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let folder: { dir: string; remove: () => void };
 	const today = new Date().toISOString().slice(0, 10);
-	const accepted = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId && upload.status === 202).length;
+	const accepted = async (accountId: string) => (await sandbox.stats()).uploads.filter((upload) => upload.accountId === accountId && upload.status === 202).length;
 
 	beforeAll(async () => {
 		({ sandbox, cli } = await sandboxWithCredential(CREDENTIAL, { demoAccount: { monthlyPages: 200 } }));
@@ -42,20 +42,20 @@ describe(`charged once across processes in n8n ${n8n().version}`, () => {
 
 		const first = outputJson(await executeOk(cli, workflow.id), 'Extract');
 		expect(first).toHaveLength(1);
-		expect(first[0]._extraction).toMatchObject({ status: 'done', reused: false, pages_used: 1 });
-		expect(accepted(sandbox.demoAccountId)).toBe(1);
+		expect(first[0].extraction).toMatchObject({ status: 'done', reused: false, pages_used: 1 });
+		expect(await accepted(sandbox.demoAccountId)).toBe(1);
 
 		const second = outputJson(await executeOk(cli, workflow.id), 'Extract');
-		expect(accepted(sandbox.demoAccountId), 'another process, the same invoice: not uploaded').toBe(1);
+		expect(await accepted(sandbox.demoAccountId), 'another process, the same invoice: not uploaded').toBe(1);
 		expect(second).toEqual([expect.objectContaining({ status: 'duplicate', first_extracted_at: today, file_name: 'invoice.pdf', pages_used: 0 })]);
 
 		// The user edits the credential: another account's key.
-		const other = sandbox.accounts.create({ plan: 'paid' });
+		const other = await sandbox.accounts.create({ plan: 'paid' });
 		await cli.importCredentials([sandboxCredential(sandbox.baseUrl, other.keys[0], { id: CREDENTIAL, name: CREDENTIAL })]);
 		try {
 			const inOther = outputJson(await executeOk(cli, workflow.id), 'Extract');
-			expect(accepted(other.id), 'the new account extracts it').toBe(1);
-			expect(inOther[0]._extraction).toMatchObject({ status: 'done', reused: false });
+			expect(await accepted(other.id), 'the new account extracts it').toBe(1);
+			expect(inOther[0].extraction).toMatchObject({ status: 'done', reused: false });
 		} finally {
 			await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, { id: CREDENTIAL, name: CREDENTIAL })]);
 		}
@@ -68,14 +68,14 @@ describe(`charged once across processes in n8n ${n8n().version}`, () => {
 			.add(poller('Wait for Results', CREDENTIAL, { resultId: '={{ $json.result_id }}' }), 'Upload')
 			.build();
 		await cli.importWorkflows([workflow]);
-		const before = accepted(sandbox.demoAccountId);
-		sandbox.faults.enqueue('process', 'extractionError');
+		const before = await accepted(sandbox.demoAccountId);
+		await sandbox.faults.enqueue('process', 'extractionError');
 		const failed = await executeOk(cli, workflow.id);
 		expect(outputJson(failed, 'Wait for Results', 2)).toEqual([expect.objectContaining({ status: 'error', error_code: 'PROCESSING_FAILED' })]);
 
 		const again = await executeOk(cli, workflow.id);
-		expect(accepted(sandbox.demoAccountId) - before, 'uploaded again, once').toBe(2);
-		expect(outputJson(again, 'Wait for Results', 0)).toEqual([expect.objectContaining({ _extraction: expect.objectContaining({ status: 'done', reused: false }) })]);
+		expect((await accepted(sandbox.demoAccountId)) - before, 'uploaded again, once').toBe(2);
+		expect(outputJson(again, 'Wait for Results', 0)).toEqual([expect.objectContaining({ extraction: expect.objectContaining({ status: 'done', reused: false }) })]);
 	});
 });
 
@@ -105,12 +105,12 @@ describe(`two executions at once in n8n ${n8n().version}`, () => {
 			const post = async () => {
 				const response = await fetch(`${server.url}/webhook/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 				expect(response.status).toBe(200);
-				return (await response.json()) as { invoice_number?: unknown; _extraction?: { result_id?: string; reused?: boolean } };
+				return (await response.json()) as { invoice_number?: unknown; extraction?: { result_id?: string; reused?: boolean } };
 			};
 			const [a, b] = await Promise.all([post(), post()]);
-			expect(sandbox.stats().uploads.filter((upload) => upload.status === 202), 'one upload for both').toHaveLength(1);
-			expect(a._extraction?.result_id).toBe(b._extraction?.result_id);
-			expect([a._extraction?.reused, b._extraction?.reused].sort()).toEqual([false, true]);
+			expect((await sandbox.stats()).uploads.filter((upload) => upload.status === 202), 'one upload for both').toHaveLength(1);
+			expect(a.extraction?.result_id).toBe(b.extraction?.result_id);
+			expect([a.extraction?.reused, b.extraction?.reused].sort()).toEqual([false, true]);
 			expect(a.invoice_number).toBe('INV-2026-0042');
 			expect(b.invoice_number).toBe('INV-2026-0042');
 		} finally {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { ownerSession, startN8nServer, type N8nServer } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { e2eOwner, sandboxWithCredential } from './support';
 
 const GOOD = 'e2eCredTestGood';
@@ -15,7 +15,7 @@ const START_TIMEOUT_MS = 180_000;
  * `POST /rest/credentials/test` with a stored credential.
  */
 describe('credential test in a running n8n', () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let n8nServer: N8nServer | undefined;
 	let baseUrl: string;
 	let cookie: string;
@@ -54,24 +54,24 @@ describe('credential test in a running n8n', () => {
 
 	it('passes with the right key and base URL', async () => {
 		expect(await testCredential(GOOD)).toEqual({ status: 'OK', message: 'Connection successful!' });
-		expect(sandbox.stats().requests.listScanners).toBeGreaterThan(0);
+		expect((await sandbox.stats()).requests.listScanners).toBeGreaterThan(0);
 	});
 
 	// The credential reads the answer whatever its status and matches its body, so the user reads
 	// the credential's own advice rather than n8n's generic status texts.
 	it('fails with a wrong key (401), saying what to fix', async () => {
-		const before = sandbox.stats().responses['401'] ?? 0;
+		const before = (await sandbox.stats()).responses['401'] ?? 0;
 		const result = await testCredential(WRONG_KEY);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The service refused the API key \(401 INVALID_API_KEY\)\. Copy the key again/);
-		expect(sandbox.stats().responses['401']).toBeGreaterThan(before);
+		expect((await sandbox.stats()).responses['401']).toBeGreaterThan(before);
 	});
 
 	it('fails with a base URL that is not the service (403 Missing Authentication Token)', async () => {
-		const before = sandbox.stats().unknownPathRequests;
+		const before = (await sandbox.stats()).unknownPathRequests;
 		const result = await testCredential(WRONG_URL);
 		expect(result.status).toBe('Error');
 		expect(result.message).toMatch(/^The service does not know this address \(403 "Missing Authentication Token"\)\. Check the Base URL/);
-		expect(sandbox.stats().unknownPathRequests).toBeGreaterThan(before);
+		expect((await sandbox.stats()).unknownPathRequests).toBeGreaterThan(before);
 	});
 });

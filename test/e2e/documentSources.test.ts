@@ -13,13 +13,13 @@ import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { loadFixture } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, executeOk, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eSourcesCred';
 
 describe('document sources inside n8n: every attachment, and URLs', () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let folder: { dir: string; remove: () => void };
 	let files: Server;
@@ -49,7 +49,7 @@ describe('document sources inside n8n: every attachment, and URLs', () => {
 	});
 
 	it('an item whose only file is a logo leaves once, saying so; nothing is sent', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		const workflow = new WorkflowBuilder('e2eOnlyLogo', 'e2e: only a logo')
 			.add(readFiles('Read Logo', join(folder.dir, 'logo.png')), 'Start')
 			.add(action('Extract Every Attachment', CREDENTIAL, { resource: 'document', operation: 'extract', documentSource: 'binaryFields' }), 'Read Logo')
@@ -63,11 +63,11 @@ describe('document sources inside n8n: every attachment, and URLs', () => {
 				skipped_files: [expect.objectContaining({ binary_field: 'data', file_name: 'logo.png', reason: expect.stringContaining('240 x 80 px') })],
 			}),
 		]);
-		expect(sandbox.stats().uploads).toEqual([]);
+		expect((await sandbox.stats()).uploads).toEqual([]);
 	});
 
 	it('a damaged PDF next to a good one (On Error: Continue): the damaged one fails alone, named; the good one is extracted', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		const workflow = new WorkflowBuilder('e2eDamagedAttachment', 'e2e: a damaged attachment')
 			.add(readFiles('Read Files', join(folder.dir, 'mixed', '*.pdf')), 'Start')
 			.add(
@@ -89,11 +89,11 @@ describe('document sources inside n8n: every attachment, and URLs', () => {
 		expect(damaged?.error).toBe('Item 1 (damaged.pdf): The PDF file is damaged or incomplete');
 		expect(String(damaged?.error_description)).toContain('Nothing was sent to the service');
 		expect(good).toMatchObject({ invoice_number: 'INV-2026-0042' });
-		expect(sandbox.stats().uploads.map((upload) => upload.filename)).toEqual(['invoice.pdf']);
+		expect((await sandbox.stats()).uploads.map((upload) => upload.filename)).toEqual(['invoice.pdf']);
 	});
 
 	it('by URL: a link to a PDF is extracted, never sent the API key; a link answering a web page gets a clear error and no upload', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		fileRequests.length = 0;
 		// The file server runs on this machine: a loopback address, refused unless the user allows their own network.
 		const byUrl = (fileUrl: string, allowPrivate = true) => ({
@@ -120,7 +120,7 @@ describe('document sources inside n8n: every attachment, and URLs', () => {
 		const [viewer] = outputJson(run, 'Extract Viewer Link');
 		expect(viewer.error).toBe(`Item 1: The address answered a web page, not a file (${filesUrl}/view/invoice)`);
 		expect(String(viewer.error_description)).toContain('direct download link');
-		expect(sandbox.stats().uploads.map((upload) => upload.filename)).toEqual(['invoice.pdf']);
+		expect((await sandbox.stats()).uploads.map((upload) => upload.filename)).toEqual(['invoice.pdf']);
 		expect(fileRequests.map((request) => request.path).sort()).toEqual(['/shared/invoice.pdf?token=abc', '/view/invoice?token=abc']);
 		for (const request of fileRequests) {
 			expect(request.headers).not.toHaveProperty('x-api-key');

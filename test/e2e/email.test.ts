@@ -21,8 +21,8 @@ import { PROTECTED_CONTRACT, sampleMailbox, type SampleEmail, type SampleMailbox
 import { EXAMPLE_CREDENTIAL, findTemplate, sandboxCredential, withParameters } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
 import { skipNotice } from '../harness/skipNotice';
-import { startSandbox, type Sandbox } from '../../sandbox/src';
-import { e2eOwner, n8n } from './support';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
+import { e2eOwner, n8n, startE2eSandbox } from './support';
 
 const missing = dovecotMissing();
 // .ci/run installs Dovecot and sets REQUIRE_DOVECOT: there a missing one is a broken setup.
@@ -52,7 +52,7 @@ describe.skipIf(Boolean(missing)).each([
 	{ format: 'simple', inlineLogo: false },
 	{ format: 'resolved', inlineLogo: true },
 ])('email attachments to a spreadsheet, from a real mailbox (trigger format $format)', ({ format, inlineLogo }) => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let mailbox: Mailbox;
 	let home: string;
 	let run: EmailRun;
@@ -62,7 +62,7 @@ describe.skipIf(Boolean(missing)).each([
 	beforeAll(async () => {
 		fetches = await sampleMailbox();
 		emails = fetches.flat();
-		sandbox = await startSandbox({ timing: 'fast' });
+		sandbox = await startE2eSandbox({ timing: 'fast' });
 		mailbox = await startDovecot(() => undefined);
 		home = createN8nHome('n8n-docx-e2e-home-');
 		const example = emailExampleWorkflow(await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
@@ -98,8 +98,8 @@ describe.skipIf(Boolean(missing)).each([
 		expect(run.executions.map((execution) => execution.status)).toEqual(['success', 'success']);
 	});
 
-	it('each readable document was uploaded once: the invoice sent three times was charged once, the protected PDF not at all', () => {
-		const uploads = sandbox.stats();
+	it('each readable document was uploaded once: the invoice sent three times was charged once, the protected PDF not at all', async () => {
+		const uploads = await sandbox.stats();
 		expect(uploads.uploads.map((upload) => upload.filename).sort()).toEqual(['IMG_2041.jpg', 'facture-fr.pdf', 'invoice-en.pdf', 'receipt.png', 'rechnung-de.pdf']);
 		const invoice = email((sample) => sample.documents.includes('invoice-en.pdf')).files['invoice-en.pdf'];
 		expect(uploads.uploadsByHash[createHash('sha256').update(invoice).digest('hex')]).toEqual({ received: 1, accepted: 1 });
@@ -113,7 +113,7 @@ describe.skipIf(Boolean(missing)).each([
 			const rows = bySubject(run.newLines, sample);
 			expect(descriptions(rows), sample.subject).toEqual(sample.documents.flatMap((name) => EXPECTED_LINES[name]));
 			for (const row of rows) {
-				expect(row).toMatchObject({ _reused: false, binary_field: expect.stringMatching(/^attachment_\d$/) });
+				expect(row).toMatchObject({ reused: false, binary_field: expect.stringMatching(/^attachment_\d$/) });
 				expect(sample.documents).toContain(row.file_name);
 				expect(JSON.stringify(row.from)).toContain(/<([^>]+)>/.exec(sample.from)?.[1]);
 				expect(row.date).toBeTruthy();
@@ -164,7 +164,7 @@ describe.skipIf(Boolean(missing)).each([
 			const items = bySubject(run.alreadyExtracted, sample);
 			// Read again in the same n8n process: the rows, marked; from another process it would be one `duplicate` item.
 			expect(descriptions(items), sample.subject).toEqual(EXPECTED_LINES['invoice-en.pdf']);
-			for (const item of items) expect(item).toMatchObject({ _reused: true, file_name: 'invoice-en.pdf', _first_extracted_at: expect.any(String) });
+			for (const item of items) expect(item).toMatchObject({ reused: true, file_name: 'invoice-en.pdf', first_extracted_at: expect.any(String) });
 			expect(bySubject(run.newLines, sample)).toEqual([]);
 		}
 	});

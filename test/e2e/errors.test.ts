@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { nodeError, outputJson } from '../../scripts/n8n/runData';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, executeFailing, executeOk, readFiles, sandboxWithCredential } from './support';
 
 const CREDENTIAL = 'e2eErrorsCred';
@@ -14,13 +14,13 @@ const NO_PAGES_LEFT = 'e2eNoPagesCred';
 
 /** What a user sees when things go wrong, inside n8n. */
 describe('errors inside n8n', () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let folder: { dir: string; remove: () => void };
 
 	beforeAll(async () => {
 		({ sandbox, cli } = await sandboxWithCredential(CREDENTIAL));
-		const exhausted = sandbox.accounts.create({ plan: 'free', pagesUsed: 20 });
+		const exhausted = await sandbox.accounts.create({ plan: 'free', pagesUsed: 20 });
 		const prefix = sandbox.demoKey.split('_')[0];
 		await cli.importCredentials([
 			sandboxCredential(sandbox.baseUrl, `${prefix}_thisKeyWasNeverIssued0000`, { id: WRONG_KEY, name: WRONG_KEY }),
@@ -61,7 +61,7 @@ describe('errors inside n8n', () => {
 		expect(String(wrongUrl.error_description)).toContain('Check the Base URL');
 
 		// No page was charged for the refused scan (the spec gives rejected pages back).
-		const demo = sandbox.accounts.get(sandbox.demoAccountId)!;
+		const demo = (await sandbox.accounts.get(sandbox.demoAccountId))!;
 		expect(demo.pagesAvailable).toBe(demo.monthlyPages);
 	});
 

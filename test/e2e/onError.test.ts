@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { nodeError, nodeRuns, outputJson } from '../../scripts/n8n/runData';
 import { SAMPLES, loadFixture, type FixtureName } from '../fixtures';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, executeFailing, executeOk, n8n, noOp, poller, readFiles, sandboxWithCredential, sortByFileName } from './support';
 
 const CREDENTIAL = 'e2eOnErrorCred';
@@ -18,7 +18,7 @@ const UNKNOWN_RESULT = '00000000-0000-4000-8000-000000000000';
  * items by different rules, so these run on both lines.
  */
 describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let folder: { dir: string; remove: () => void };
 
@@ -38,7 +38,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 		builder.add(readFiles('Read Documents', join(folder.dir, dir, '*.pdf')), 'Start').add(sortByFileName('In File-Name Order'), 'Read Documents');
 
 	it('Continue (using error output): failed items go to the error branch, with their data; only results to the success branch', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		const workflow = readBatch(new WorkflowBuilder('e2eErrorOutput', 'e2e: extract with error output'), 'batch')
 			.add(action('Extract', CREDENTIAL, { resource: 'document', operation: 'extract' }, { onError: 'continueErrorOutput' }), 'In File-Name Order')
 			.add(noOp('Extracted'), 'Extract', 0)
@@ -62,7 +62,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 		expect(outputJson(run, 'Needs Attention')).toEqual(failed);
 		expect(outputJson(run, 'Extracted')).toEqual(success);
 		// The empty file was refused before anything was sent: two uploads, each once.
-		expect(sandbox.stats().uploads).toHaveLength(2);
+		expect((await sandbox.stats()).uploads).toHaveLength(2);
 	});
 
 	it('Continue (regular output): failed items stay on the one output, flat, in input order', async () => {
@@ -105,7 +105,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 	});
 
 	it('Stop with Retry On Fail: a rejected document stops the run naming every result, and no retry uploads again', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		const workflow = readBatch(new WorkflowBuilder('e2eStopRetry', 'e2e: stop, retry on fail'), 'stop')
 			.add(action('Extract', CREDENTIAL, { resource: 'document', operation: 'extract' }, { retryOnFail: true, maxTries: 3, waitBetweenTries: 1000 }), 'In File-Name Order')
 			.build();
@@ -115,7 +115,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 		const error = nodeError(run, 'Extract');
 		expect(error?.message).toMatch(/^Item 3: The document "c-scan.pdf" was rejected/);
 		// Nothing paid for is lost: the error lists each document with its result ID.
-		const stats = sandbox.stats();
+		const stats = await sandbox.stats();
 		expect(stats.uploads).toHaveLength(3);
 		for (const upload of stats.uploads) expect(String(error?.description)).toContain(upload.resultId);
 		// Three tries of the node, one upload per document.
@@ -123,7 +123,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 	});
 
 	it('an option from an expression that is not a number stops the run before anything is uploaded', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		const workflow = readBatch(new WorkflowBuilder('e2eBadTimeout', 'e2e: bad wait timeout'), 'batch')
 			.add(action('Extract', CREDENTIAL, { resource: 'document', operation: 'extract', options: { waitTimeout: '={{ "5 minutes" }}' } }), 'In File-Name Order')
 			.build();
@@ -131,7 +131,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 		const { run } = await executeFailing(cli, workflow.id);
 		expect(nodeError(run, 'Extract')?.message).toMatch(/Wait Timeout/);
 		expect(nodeRuns(run, 'Extract')).toHaveLength(1);
-		expect(sandbox.stats().uploads).toHaveLength(0);
+		expect((await sandbox.stats()).uploads).toHaveLength(0);
 	});
 
 	it('clones a template by mapping Get Template\'s fields into Create with an expression', async () => {
@@ -152,7 +152,7 @@ describe(`On Error and Retry On Fail in n8n ${n8n().version}`, () => {
 });
 
 /** An upload made outside n8n (e.g. by another workflow), for the Poller to wait for. */
-async function uploadDirectly(sandbox: Sandbox, fixture: FixtureName): Promise<string> {
+async function uploadDirectly(sandbox: RemoteSandbox, fixture: FixtureName): Promise<string> {
 	const file = await loadFixture(fixture);
 	const form = new FormData();
 	form.append('file', new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type: file.mimeType }), file.fileName);
@@ -161,7 +161,7 @@ async function uploadDirectly(sandbox: Sandbox, fixture: FixtureName): Promise<s
 	return ((await response.json()) as { result_id: string }).result_id;
 }
 
-async function templateNamed(sandbox: Sandbox, name: string): Promise<{ scanner_id: string; name: string; fields: unknown[] }> {
+async function templateNamed(sandbox: RemoteSandbox, name: string): Promise<{ scanner_id: string; name: string; fields: unknown[] }> {
 	const response = await fetch(`${sandbox.baseUrl}/api/v1/scanners`, { headers: { 'X-API-Key': sandbox.demoKey } });
 	const { scanners } = (await response.json()) as { scanners: Array<{ scanner_id: string; name: string; fields: unknown[] }> };
 	const found = scanners.find((scanner) => scanner.name === name);

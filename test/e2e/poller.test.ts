@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { SAMPLES } from '../fixtures';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, executeOk, noOp, poller, readFiles, sandboxWithCredential, sortByFileName } from './support';
 
 const CREDENTIAL = 'e2ePollerCred';
@@ -16,7 +16,7 @@ const POLLER_TIMEOUT_SECONDS = 16;
 
 /** The Poller's four outputs in one execution: one document for each. */
 describe('Document Extraction Poller inside n8n', () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let folder: { dir: string; remove: () => void };
 
@@ -32,9 +32,9 @@ describe('Document Extraction Poller inside n8n', () => {
 	});
 
 	it('sends each document to Done, Rejected, Error or Still Processing', async () => {
-		sandbox.faults.enqueue('process', { kind: 'latency', ms: 0 }, 2); // a-done and b-rejected: no fault
-		sandbox.faults.enqueue('process', 'extractionError'); // c-error: processing fails
-		sandbox.faults.enqueue('process', 'neverFinish'); // d-stuck: stays "processing"
+		await sandbox.faults.enqueue('process', { kind: 'latency', ms: 0 }, 2); // a-done and b-rejected: no fault
+		await sandbox.faults.enqueue('process', 'extractionError'); // c-error: processing fails
+		await sandbox.faults.enqueue('process', 'neverFinish'); // d-stuck: stays "processing"
 		const builder = new WorkflowBuilder('e2ePollerOutputs', 'e2e: poller outputs')
 			.add(readFiles('Read Documents', `${folder.dir}/*.pdf`), 'Start')
 			.add(sortByFileName('In File-Name Order'), 'Read Documents')
@@ -51,7 +51,7 @@ describe('Document Extraction Poller inside n8n', () => {
 
 		const [done, rejected, failed, stuck] = OUTPUTS.map((_, index) => outputJson(run, 'Poller', index));
 		expect(done).toHaveLength(1);
-		expect(done[0]).toMatchObject({ invoice_number: SAMPLES.invoiceEn.expected!.invoice_number, _extraction: { result_id: idOf(0), status: 'done' } });
+		expect(done[0]).toMatchObject({ invoice_number: SAMPLES.invoiceEn.expected!.invoice_number, extraction: { result_id: idOf(0), status: 'done' } });
 
 		expect(rejected).toHaveLength(1);
 		expect(rejected[0]).toMatchObject({ result_id: idOf(1), status: 'rejected', error_code: 'NO_TEXT' });

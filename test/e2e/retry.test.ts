@@ -12,14 +12,14 @@ import type { N8nCli } from '../../scripts/n8n/cli';
 import { N8nRestApi, waitForProductionWebhook } from '../../scripts/n8n/restApi';
 import { nodeError } from '../../scripts/n8n/runData';
 import { startN8nServer, type N8nServer } from '../../scripts/n8n/server';
-import type { Sandbox } from '../../sandbox/src';
+import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { WorkflowBuilder, action, documentFolder, e2eOwner, executeFailing, n8n, readFiles, sandboxWithCredential, sortByFileName } from './support';
 
 const CREDENTIAL = 'e2eRetryCred';
 const WEBHOOK_PATH = 'e2e-retry-batch';
 
 describe(`Retry of a failed execution in n8n ${n8n().version}: nothing accepted is uploaded again`, () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 	let server: N8nServer;
 	let api: N8nRestApi;
@@ -55,7 +55,7 @@ describe(`Retry of a failed execution in n8n ${n8n().version}: nothing accepted 
 	});
 
 	it('the failed run said what Retry does; Retry (original, then saved workflow) uploads nothing and fails the same way', async () => {
-		sandbox.resetStats();
+		await sandbox.resetStats();
 		const posted = await fetch(`${server.url}/webhook/${WEBHOOK_PATH}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 		expect(posted.status).toBe(200);
 		const failed = await finished(api, 'e2eRetryExecution');
@@ -63,7 +63,7 @@ describe(`Retry of a failed execution in n8n ${n8n().version}: nothing accepted 
 		const error = nodeError({ data: (await api.getExecution(failed.id)).data }, 'Extract');
 		expect(error?.message).toMatch(/^Item 2: The document "b-scan.pdf" was rejected/);
 		expect(String(error?.description)).toContain('Retry of this execution reads their results instead of uploading them again, when it runs in this n8n process within 7 days (after n8n restarts, or on another queue-mode worker, it uploads them again');
-		const accepted = sandbox.stats().uploads.map((upload) => upload.resultId);
+		const accepted = (await sandbox.stats()).uploads.map((upload) => upload.resultId);
 		expect(accepted).toHaveLength(2);
 
 		for (const loadWorkflow of [false, true]) {
@@ -71,7 +71,7 @@ describe(`Retry of a failed execution in n8n ${n8n().version}: nothing accepted 
 			const execution = await api.getExecution(retried.id);
 			expect(execution.retryOf, 'a new execution, retrying the failed one').toBe(failed.id);
 			expect(execution.mode).toBe('retry');
-			expect(sandbox.stats().uploads, `Retry (loadWorkflow ${loadWorkflow}) uploaded nothing`).toHaveLength(2);
+			expect((await sandbox.stats()).uploads, `Retry (loadWorkflow ${loadWorkflow}) uploaded nothing`).toHaveLength(2);
 			const retryError = nodeError({ data: execution.data }, 'Extract');
 			expect(retryError?.message).toMatch(/^Item 2: The document "b-scan.pdf" was rejected/);
 			// The results it read are those of the uploads the failed run paid for.
@@ -81,7 +81,7 @@ describe(`Retry of a failed execution in n8n ${n8n().version}: nothing accepted 
 });
 
 describe(`Template Create under Retry On Fail in n8n ${n8n().version}: a change is made once`, () => {
-	let sandbox: Sandbox;
+	let sandbox: RemoteSandbox;
 	let cli: N8nCli;
 
 	beforeAll(async () => {

@@ -2,13 +2,13 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 
 import type { N8nCli } from '../../scripts/n8n/cli';
 import { outputJson } from '../../scripts/n8n/runData';
 import { findTemplate, sandboxCredential } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
-import { packAndInstallSandbox, startInstalledSandbox, stopInstalledSandbox, type RunningSandbox } from '../harness/installedSandbox';
+import { startInstalledSandbox, stopInstalledSandbox, type RunningSandbox } from '../harness/installedSandbox';
 import { WorkflowBuilder, action, documentFolder, executeOk, n8n, readFiles, templateById } from './support';
 
 const CREDENTIAL = 'e2eInstalledSandbox';
@@ -25,21 +25,21 @@ async function freePort(): Promise<number> {
 
 /**
  * The sandbox as a user without a clone runs it: its npm package packed, installed into an empty
- * folder, started by its command, and the credential filled from what it prints. Real n8n extracts
- * through it with the ready-made Invoice template picked by id; the sandbox is stopped and started
- * again on the same data folder, and the same workflow, unchanged, runs again.
+ * folder (once for the suite, by globalSetup), started by its command, and the credential filled
+ * from what it prints. Real n8n extracts through it with the ready-made Invoice template picked by
+ * id; the sandbox is stopped and started again on the same data folder, and the same workflow,
+ * unchanged, runs again.
  */
 describe('the installed sandbox package, beside a real n8n', () => {
 	const folder = realpathSync(mkdtempSync(join(tmpdir(), 'e2e-sandbox-package-')));
 	const data = join(folder, 'data');
-	let installDir: string;
+	const installDir = inject('sandboxInstallDir');
 	let args: string[];
 	let sandbox: RunningSandbox | undefined;
 	let cli: N8nCli;
 	let documents: { dir: string; remove: () => void };
 
 	beforeAll(async () => {
-		({ installDir } = await packAndInstallSandbox(folder));
 		args = ['--port', String(await freePort()), '--timing', 'fast', '--data', data];
 		sandbox = await startInstalledSandbox(installDir, args);
 		cli = n8n();
@@ -70,6 +70,6 @@ describe('the installed sandbox package, beside a real n8n', () => {
 
 		const again = outputJson(await executeOk(cli, workflow.id), 'Extract');
 		expect(again).toEqual([expect.objectContaining({ invoice_number: invoice.invoice_number, total: invoice.total })]);
-		expect(again[0]._extraction).toMatchObject({ status: 'done', template: { name: 'Invoice' } });
+		expect(again[0].extraction).toMatchObject({ status: 'done', template: { name: 'Invoice' } });
 	});
 });

@@ -10,7 +10,7 @@ import type { RunData } from '../../scripts/n8n/runData';
 import type { Owner } from '../../scripts/n8n/server';
 import { sandboxCredential } from '../../scripts/n8n/workflows';
 import { loadFixture, type FixtureName } from '../fixtures';
-import { startSandbox, type Sandbox, type SandboxOptions } from '../../sandbox/src';
+import { startSandboxProcess, type RemoteSandbox, type SandboxProcessOptions } from '../harness/remoteSandbox';
 
 export { NODE_TYPES };
 
@@ -138,9 +138,18 @@ export async function documentFolder(files: Record<string, FixtureName>): Promis
 	return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** A sandbox and an n8n credential for its demo account. */
-export async function sandboxWithCredential(credentialId: string, options: SandboxOptions = {}): Promise<{ sandbox: Sandbox; cli: N8nCli }> {
-	const sandbox = await startSandbox({ timing: 'fast', ...options });
+/**
+ * A sandbox as its users run it: the command of the package globalSetup installed, started as a
+ * process of its own (fast timing and no state unless asked otherwise), and a client for its API
+ * and admin endpoints. `stop()` ends the process.
+ */
+export async function startE2eSandbox(options: SandboxProcessOptions = {}): Promise<RemoteSandbox> {
+	return await startSandboxProcess(inject('sandboxInstallDir'), options);
+}
+
+/** A sandbox process (see `startE2eSandbox`) and an n8n credential for its demo account. */
+export async function sandboxWithCredential(credentialId: string, options: SandboxProcessOptions = {}): Promise<{ sandbox: RemoteSandbox; cli: N8nCli }> {
+	const sandbox = await startE2eSandbox(options);
 	const cli = n8n();
 	await cli.importCredentials([sandboxCredential(sandbox.baseUrl, sandbox.demoKey, { id: credentialId, name: credentialId })]);
 	return { sandbox, cli };

@@ -147,3 +147,61 @@ describe('layers: the import graph of nodes/ and credentials/', () => {
 		expect(findCycles([{ from: 'a.ts', to: 'b.ts' }, { from: 'a.ts', to: 'c.ts' }, { from: 'b.ts', to: 'c.ts' }])).toEqual([]);
 	});
 });
+
+/** A relative import of a .ts file: what it resolves to, and whether the statement brings in types only. */
+const IMPORT_STATEMENT = /^\s*(?:import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+
+function relativeImports(file: string): Array<{ to: string; typeOnly: boolean }> {
+	return [...readFileSync(file, 'utf8').matchAll(IMPORT_STATEMENT)]
+		.filter((match) => match[2].startsWith('.'))
+		.map((match) => {
+			const base = resolve(dirname(file), match[2]);
+			const to = [base, `${base}.ts`, join(base, 'index.ts')].find((candidate) => existsSync(candidate) && statSync(candidate).isFile());
+			if (!to) throw new Error(`${relative(ROOT, file)}: cannot resolve import '${match[2]}'`);
+			return { to, typeOnly: Boolean(match[1]) };
+		});
+}
+
+/** Every file the given files load when they run (type-only imports left out), themselves included. */
+function loadedAtRunTime(files: string[]): string[] {
+	const seen = new Set<string>();
+	const queue = [...files];
+	while (queue.length > 0) {
+		const file = queue.pop()!;
+		if (seen.has(file)) continue;
+		seen.add(file);
+		if (file.endsWith('.ts')) queue.push(...relativeImports(file).filter((edge) => !edge.typeOnly).map((edge) => edge.to));
+	}
+	return [...seen].map((file) => relative(ROOT, file).split('\\').join('/')).sort();
+}
+
+/**
+ * The end-to-end suite's n8n works against the sandbox as its users run it: the package packed,
+ * installed and started as a process (test/e2e/globalSetup.ts, test/harness/remoteSandbox.ts). So
+ * no file of the suite imports the sandbox's source, and nothing the suite loads runs its server.
+ */
+describe('layers: the end-to-end suite reaches the sandbox only as a process', () => {
+	const E2E = join(ROOT, 'test', 'e2e');
+	const SANDBOX = join(ROOT, 'sandbox') + '/';
+	/** Loaded by the sample documents (test/fixtures): seeded random numbers, no service. */
+	const MAY_LOAD = ['sandbox/src/random.ts'];
+	const suite = sourceFiles(E2E);
+
+	it('no file under test/e2e imports sandbox/, not even its types', () => {
+		const imports = suite.flatMap((file) => relativeImports(file).filter((edge) => edge.to.startsWith(SANDBOX)).map((edge) => `${relative(ROOT, file)} imports ${relative(ROOT, edge.to)}`));
+		expect(imports).toEqual([]);
+	});
+
+	it('of the sandbox, the suite loads nothing but ' + MAY_LOAD.join(', '), () => {
+		const loaded = loadedAtRunTime(suite);
+		expect(loaded).toContain('test/harness/remoteSandbox.ts');
+		expect(loaded).toContain('test/harness/installedSandbox.ts');
+		expect(loaded.filter((file) => file.startsWith('sandbox/'))).toEqual(MAY_LOAD);
+	});
+
+	it('tells a type-only import from one that loads the module', () => {
+		const client = relativeImports(join(ROOT, 'test', 'harness', 'remoteSandbox.ts'));
+		expect(client.filter((edge) => edge.to.startsWith(SANDBOX)).map((edge) => edge.typeOnly)).toEqual([true, true]);
+		expect(client.filter((edge) => !edge.to.startsWith(SANDBOX)).map((edge) => edge.typeOnly)).toEqual([false]);
+	});
+});

@@ -136,6 +136,10 @@ export async function runEmailExample(
 		timeoutMs?: number;
 		/** Who signs in to n8n (a user folder shared with other tests has one already). */
 		owner?: Owner;
+		/** In the running n8n, before publishing: what a user sets up in the editor first (a data table, say). */
+		beforeActivate?: (api: N8nRestApi) => Promise<void>;
+		/** In the running n8n, once every batch has been run: read what the workflow wrote there. */
+		afterRuns?: (api: N8nRestApi, run: EmailRun) => Promise<void>;
 	},
 ): Promise<EmailRun> {
 	await cli.importCredentials([...options.credentials, imapCredential(options.mailbox)]);
@@ -143,6 +147,7 @@ export async function runEmailExample(
 	const server = await startN8nServer(cli.withHome(options.home));
 	try {
 		const api = await N8nRestApi.asOwner(server, options.owner ?? throwAwayOwner());
+		await options.beforeActivate?.(api);
 		await api.activateWorkflow(options.workflow.id);
 		try {
 			// The trigger connects and starts listening (IMAP IDLE) shortly after publishing.
@@ -158,7 +163,9 @@ export async function runEmailExample(
 				options.log(`Delivered ${emails.length} emails to ${options.mailbox.user}`);
 				run = await collectRuns(api, options.workflow.id, earlier, delivered, options.timeoutMs ?? 120_000);
 			}
-			return run ?? emailRunOf([]);
+			run ??= emailRunOf([]);
+			await options.afterRuns?.(api, run);
+			return run;
 		} finally {
 			// Left published, it would read the next mailbox its credential names (in the next test).
 			await api.deactivateWorkflow(options.workflow.id);

@@ -74,6 +74,11 @@ export class N8nRestApi {
 		return { id: String(body.data.id), status: body.data.status };
 	}
 
+	/** Any other endpoint of the REST API (`/rest/...`), as the editor calls it: its JSON answer; throws on a status outside 2xx. */
+	async json<T>(method: string, path: string, body?: unknown): Promise<T> {
+		return await this.call<T>(method, path, body);
+	}
+
 	private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
 		return JSON.parse(this.check(method, path, await this.request(method, path, body))) as T;
 	}

@@ -12,6 +12,8 @@ export const EXAMPLE_CREDENTIAL = { id: 'DocExSandboxCred', name: 'Document Extr
 
 export const EXAMPLES = {
 	emailToSpreadsheet: 'email-attachments-to-spreadsheet.json',
+	emailToDataTable: 'email-invoices-to-data-table.json',
+	emailToGoogleSheets: 'email-invoices-to-google-sheets.json',
 	folderThroughPoller: 'folder-of-pdfs-through-poller.json',
 	aiAgentTool: 'ai-agent-document-tool.json',
 	bankStatementLoop: 'long-bank-statement-wait-loop.json',

@@ -60,6 +60,16 @@ interface Installed {
 	load: <T>(id: string) => T;
 }
 
+/**
+ * Both n8n lines' installs, or those found: a suite that runs n8n's own nodes skips (and says so)
+ * without them, unless CI asks for them after `npm run n8n:install` (REQUIRE_N8N_INSTALLS=1).
+ */
+export function installedN8nLines(): Installed[] {
+	const installs = (['1', '2'] as const).map((line) => installedN8n(line)).filter((n8n) => n8n !== undefined);
+	if (installs.length < 2 && process.env.REQUIRE_N8N_INSTALLS === '1') throw new Error('REQUIRE_N8N_INSTALLS is set but n8n 1.x and 2.x are not both installed (npm run n8n:install)');
+	return installs;
+}
+
 /** The n8n install of `line`, or undefined when it was not installed on this machine. */
 export function installedN8n(line: N8nLine): Installed | undefined {
 	const release = N8N_RELEASES[line];

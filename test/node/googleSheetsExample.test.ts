@@ -17,14 +17,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExample } from '../../scripts/n8n/workflows';
 import { SAMPLES, loadFixture } from '../fixtures';
 import { runNode } from '../harness/engine';
-import { installedN8n } from '../harness/mailTriggers';
+import { installedN8nLines } from '../harness/mailTriggers';
 import { skipNotice } from '../harness/skipNotice';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 
-type Installed = NonNullable<ReturnType<typeof installedN8n>>;
+type Installed = ReturnType<typeof installedN8nLines>[number];
 type ExampleNode = { name: string; type: string; typeVersion: number; parameters: INodeParameters };
 
-const installs = (['1', '2'] as const).map((line) => installedN8n(line)).filter((n8n) => n8n !== undefined);
+const installs = installedN8nLines();
 if (installs.length < 2) skipNotice('the Google Sheets example\'s mapping in an n8n line that is not installed here (npm run n8n:install)');
 
 const example = loadExample('emailToGoogleSheets');

@@ -19,12 +19,12 @@ import { pngWithText } from '../fixtures/images';
 import { runNode, type RunResult } from '../harness/engine';
 import { outlookMessageFile } from '../harness/compoundFiles';
 import { fakeGmail, fakeGraph, type Mail, type SeenApiRequest } from '../harness/mailApis';
-import { ACCESS_TOKEN, installedN8n, newestVersion, pollTrigger, type MailTrigger } from '../harness/mailTriggers';
+import { ACCESS_TOKEN, installedN8nLines, newestVersion, pollTrigger, type MailTrigger } from '../harness/mailTriggers';
 import { skipNotice } from '../harness/skipNotice';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { expectPairedItems } from './actionNode.support';
 
-const installs = (['1', '2'] as const).map((line) => installedN8n(line)).filter((n8n) => n8n !== undefined);
+const installs = installedN8nLines();
 if (installs.length < 2) skipNotice('the Gmail and Microsoft Outlook Trigger items of an n8n line that is not installed here (npm run n8n:install)');
 
 const AP = { name: 'Accounts Payable', address: 'ap@buyer.example' };

@@ -60,6 +60,16 @@ interface Installed {
 	load: <T>(id: string) => T;
 }
 
+/** The addresses an installed n8n's additional data carries, as a default local instance has them. */
+export const N8N_URLS = {
+	restApiUrl: 'http://localhost:5678/rest',
+	instanceBaseUrl: 'http://localhost:5678',
+	webhookBaseUrl: 'http://localhost:5678/webhook',
+	webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
+	webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
+	formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+} as const;
+
 /**
  * Both n8n lines' installs, or those found: a suite that runs n8n's own nodes skips (and says so)
  * without them, unless CI asks for them after `npm run n8n:install` (REQUIRE_N8N_INSTALLS=1).
@@ -152,12 +162,7 @@ export async function pollTrigger(run: TriggerRun): Promise<INodeExecutionData[]
 			getCredentialsProperties: () => [],
 			isCredentialUsableByNode: () => true,
 		},
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		...N8N_URLS,
 		variables: {},
 	};
 	const context = new PollContext(workflow, node, additionalData, run.mode ?? 'trigger', 'activate');

@@ -17,7 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadExample } from '../../scripts/n8n/workflows';
 import { SAMPLES, loadFixture } from '../fixtures';
 import { runNode } from '../harness/engine';
-import { installedN8nLines } from '../harness/mailTriggers';
+import { installedN8nLines, N8N_URLS } from '../harness/mailTriggers';
 import { skipNotice } from '../harness/skipNotice';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 
@@ -113,12 +113,7 @@ async function runInstalledSet(n8n: Installed, setNode: string, input: INodeExec
 		hooks,
 		executionId: 'exec-sheets',
 		currentNodeExecutionIndex: 0,
-		restApiUrl: 'http://localhost:5678/rest',
-		instanceBaseUrl: 'http://localhost:5678',
-		webhookBaseUrl: 'http://localhost:5678/webhook',
-		webhookWaitingBaseUrl: 'http://localhost:5678/webhook-waiting',
-		webhookTestBaseUrl: 'http://localhost:5678/webhook-test',
-		formWaitingBaseUrl: 'http://localhost:5678/form-waiting',
+		...N8N_URLS,
 		variables: {},
 		logAiEvent: () => undefined,
 	};

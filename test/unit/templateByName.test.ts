@@ -3,28 +3,19 @@
  * operation that has the picker; the pure matching rules (trimmed, exact, capital letters
  * included) and what an unknown, ambiguous or unusable name says.
  */
-import { NodeHelpers, type INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
 import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { checkTemplateName, findTemplateByName } from '../../nodes/DocumentExtraction/actions/template/byName';
+import { templateEditorIssues } from '../harness/templateEditor';
 
 const { description } = new DocumentExtraction();
 
 const OPERATIONS = ['extractWithTemplate', 'get', 'getFields', 'update', 'delete'];
 
-function editorIssues(value: string, operation: string): string[] {
-	const resource = operation === 'extractWithTemplate' ? 'document' : 'template';
-	const node: INode = {
-		id: 'n',
-		name: 'Document Extraction',
-		type: 'n8n-nodes-document-extraction.documentExtraction',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource, operation, templateId: { __rl: true, mode: 'name', value } },
-	};
-	const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
-	return (issues?.parameters?.templateId as string[] | undefined) ?? [];
+/** The editor's issues for the Template parameter when `value` is typed into By Name. */
+function editorIssues(value: string, operation = 'extractWithTemplate'): string[] {
+	return templateEditorIssues('name', value, operation);
 }
 
 describe('Template > By Name in the editor', () => {

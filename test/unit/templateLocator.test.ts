@@ -3,29 +3,16 @@
  * locator validation, run here with n8n's own NodeHelpers), and the run-time check never refuses
  * an ID the editor accepted.
  */
-import { NodeHelpers, type INode } from 'n8n-workflow';
 import { describe, expect, it } from 'vitest';
 
-import { DocumentExtraction } from '../../nodes/DocumentExtraction/DocumentExtraction.node.ts';
 import { TEMPLATE_ID_PATTERN } from '../../nodes/DocumentExtraction/actions/template/locator';
 import { checkTemplateId } from '../../nodes/shared/preflight/ids';
 import { seededRandom } from '../../sandbox/src/random';
-
-const { description } = new DocumentExtraction();
+import { templateEditorIssues } from '../harness/templateEditor';
 
 /** The editor's issues for the Template parameter when `value` is typed into By ID. */
 function editorIssues(value: string, operation = 'extractWithTemplate'): string[] {
-	const resource = operation === 'extractWithTemplate' ? 'document' : 'template';
-	const node: INode = {
-		id: 'n',
-		name: 'Document Extraction',
-		type: 'n8n-nodes-document-extraction.documentExtraction',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: { resource, operation, templateId: { __rl: true, mode: 'id', value } },
-	};
-	const issues = NodeHelpers.getNodeParametersIssues(description.properties, node, description);
-	return (issues?.parameters?.templateId as string[] | undefined) ?? [];
+	return templateEditorIssues('id', value, operation);
 }
 
 /** As n8n applies the pattern: anchored at both ends. */

@@ -18,6 +18,11 @@ const at = (ms: number) => () => ms;
 
 const session = (workflowId: string) => new MarkSession(nodeWithDeduplication(workflowId));
 const rowSize = (workflowId: string) => deduplicationStore().rowSize(workflowId);
+/** A run whose every removal is lost (another write at the same moment put the values back). */
+const losingRemovals = (workflowId: string) => {
+	const ctx = nodeWithDeduplication(workflowId);
+	return new MarkSession({ ...ctx, helpers: { ...ctx.helpers, removeProcessed: async () => {} } } as IExecuteFunctions);
+};
 const dayMarkHeld = (workflowId: string, documentKey: string, day: string) => deduplicationStore().holds(workflowId, `${documentKey}@${day}`);
 
 /** One run that extracts the document at `now`: look-up, upload accepted, mark, settle. */
@@ -29,19 +34,19 @@ async function extractedBy(workflowId: string, documentKey: string, now: number)
 }
 
 describe('charge marks', () => {
-	it('a first look-up claims the document; once extracted, the row holds its day mark alone, and the next look-up finds that day', async () => {
+	it('a first look-up claims the document; once extracted, the row holds its extracted mark and day mark alone, and the next look-up finds that day', async () => {
 		const run = session('wf-marks-1');
 		expect(await findMark(run, 'doc-a', undefined, at(NOW))).toEqual({ claimed: true });
-		expect(rowSize('wf-marks-1'), 'the claim, nothing else the look-up recorded').toBe(1);
+		expect(rowSize('wf-marks-1'), 'the claim and the extracted mark, nothing else the look-up recorded').toBe(2);
 		await markExtracted(run, 'doc-a', NOW);
 		await run.settle();
-		expect(rowSize('wf-marks-1'), 'the claim went once the mark held').toBe(1);
+		expect(rowSize('wf-marks-1'), 'the claim went once the marks held').toBe(2);
 		expect(dayMarkHeld('wf-marks-1', 'doc-a', '2026-11-26')).toBe(true);
 
 		const later = session('wf-marks-1');
 		expect(await findMark(later, 'doc-a', undefined, at(NOW + 3 * DAY))).toEqual({ firstDay: '2026-11-26' });
 		await later.settle();
-		expect(rowSize('wf-marks-1'), 'the look-up took back what it recorded').toBe(1);
+		expect(rowSize('wf-marks-1'), 'the look-up took back what it recorded').toBe(2);
 	});
 
 	it('a claim is not an extraction: a process that died during its upload leaves no duplicate behind', async () => {
@@ -83,6 +88,25 @@ describe('charge marks', () => {
 		expect(await findMark(session('wf-marks-3'), 'doc-d', undefined, at(NOW))).toEqual({ claimed: true });
 	});
 
+	it('a new document\'s look-up records no day mark: when its removals are lost, nothing is left that passes for an extraction', async () => {
+		const run = losingRemovals('wf-marks-new');
+		expect(await findMark(run, 'doc-n', undefined, at(NOW))).toEqual({ claimed: true });
+		for (let back = 0; back <= 7; back++) expect(dayMarkHeld('wf-marks-new', 'doc-n', new Date(NOW - back * DAY).toISOString().slice(0, 10))).toBe(false);
+	});
+
+	it('a past day a look-up found missing is never believed after, though a lost removal put it back', async () => {
+		const holder = session('wf-marks-lost');
+		expect(await findMark(holder, 'doc-l', undefined, at(NOW))).toEqual({ claimed: true });
+		// The waiting look-up finds the claim and the extracted mark, asks for the days (none yet),
+		// and every removal of what it added is lost: all 8 days stand in the row from then on.
+		const waiting = findMark(losingRemovals('wf-marks-lost'), 'doc-l', undefined, at(NOW + 1000));
+		await sleep(300);
+		await markExtracted(holder, 'doc-l', NOW);
+		await holder.settle();
+		expect(dayMarkHeld('wf-marks-lost', 'doc-l', '2026-11-19'), 'the lost removal left the look-up\'s oldest day').toBe(true);
+		expect(await waiting).toEqual({ firstDay: '2026-11-26' });
+	});
+
 	it('without n8n\'s deduplication helpers, nothing is found and nothing fails', async () => {
 		const run = new MarkSession({ helpers: {}, getExecutionCancelSignal: () => undefined } as unknown as IExecuteFunctions);
 		expect(await findMark(run, 'doc-e', undefined, at(NOW))).toEqual({ claimed: false });
@@ -119,6 +143,6 @@ describe('charge marks', () => {
 		}
 		const lost = Array.from({ length: count }, (_, i) => i).filter((i) => !dayMarkHeld(workflowId, `doc-${i}`, '2026-11-26'));
 		expect(lost, 'documents whose mark was lost').toEqual([]);
-		expect(rowSize(workflowId), 'no claim or look-up value left behind').toBe(count);
+		expect(rowSize(workflowId), 'no claim or look-up value left behind').toBe(2 * count);
 	});
 });

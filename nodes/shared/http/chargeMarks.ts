@@ -5,14 +5,22 @@ import type { MarkSession } from './markRow';
 /**
  * What was charged, marked in n8n's own database (markRow.ts) so that another n8n process (a
  * queue-mode worker, n8n after a restart) knows a document was extracted already. The row keeps
- * hashes only, so a mark can only say "this document, extracted on this day (UTC)" or "this
- * document, being uploaded in this ten-minute slot" (a claim). Looking for the last REUSE_DAYS + 1
- * days' marks tells when it was first extracted.
+ * hashes only, so a mark can only say "this document was extracted" (its extracted mark), "...
+ * on this day (UTC)" (a day mark) or "this document, being uploaded in this ten-minute slot" (a
+ * claim). Looking for the last REUSE_DAYS + 1 days' marks tells when it was first extracted.
  *
- * The helpers can only check by recording, so a look-up records every mark it asks about, in one
- * write, and takes back at once what it added. Its claims stand beside the days it added until
- * then: a look-up that finds a live claim never believes the days beside it, and waits for the
- * claim to end instead (the document is being uploaded, or looked up, elsewhere).
+ * The helpers can only check by recording, so a look-up records every mark it asks about and
+ * takes back at once what it added; in n8n's unlocked row another write at the same moment can
+ * put those by-products back, for good. So a look-up first asks only for the claims and the
+ * extracted mark, and asks for day marks only when the extracted mark was there: a new document
+ * (the usual case) leaves no day behind that could later pass for an extraction, and an extracted
+ * mark alone is no extraction (it stays, written by the look-up that claims the upload; an upload
+ * that then fails leaves it harmlessly). A day other than today that this look-up found missing
+ * cannot have been written since, so it is never believed afterwards.
+ *
+ * Its claims stand beside the marks it added until then: a look-up that finds a live claim never
+ * believes the days beside it, and waits for the claim to end instead (the document is being
+ * uploaded, or looked up, elsewhere).
  *
  * A claim is not an extraction: a day mark is written only once the service accepted the upload,
  * and a claim whose process died (a worker killed during its upload) stops counting after the
@@ -35,6 +43,11 @@ const CLAIM_BESIDE_MARK_MS = 10_000;
 
 function dayOf(ms: number): string {
 	return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Written with the first claim of a document, kept with its day marks: day marks are asked for only then. */
+function extractedMark(documentKey: string): string {
+	return `${documentKey}#extracted`;
 }
 
 function dayMark(documentKey: string, ms: number): string {
@@ -60,17 +73,26 @@ export type MarkLookup =
 
 /** Looks for the document's marks, waiting while another process holds its claim. */
 export async function findMark(session: MarkSession, documentKey: string, signal?: AbortSignal, clock: () => number = Date.now): Promise<MarkLookup> {
+	const extracted = extractedMark(documentKey);
+	const missingPastDays = new Set<string>();
 	let waitedBesideMark = 0;
 	for (let pause = CLAIM_WAIT_MS.first; ; pause = Math.min(pause * 2, CLAIM_WAIT_MS.max)) {
 		const now = clock();
-		const days = dayMarks(documentKey, now);
 		const claims = liveClaims(documentKey, now);
-		const probe = await session.record([...claims, ...days]);
+		const probe = await session.record([...claims, extracted]);
 		if (!probe) return { claimed: false };
+		// The extracted mark stays whatever comes: alone, it says nothing.
+		const byProducts = probe.added.filter((value) => value !== extracted);
 		const claimedElsewhere = claims.some((claim) => probe.held.has(claim));
-		const firstDay = days.find((day) => probe.held.has(day))?.split('@')[1];
+		let firstDay: string | undefined;
+		if (probe.held.has(extracted)) {
+			const days = await findDays(session, documentKey, now, missingPastDays);
+			if (!days) return { claimed: false };
+			firstDay = days.firstDay;
+			byProducts.push(...days.added);
+		}
 		if (claimedElsewhere || firstDay) {
-			await session.remove(probe.added);
+			await session.remove(byProducts);
 			if (!claimedElsewhere || (firstDay && waitedBesideMark >= CLAIM_BESIDE_MARK_MS)) return { firstDay: firstDay as string };
 			const waited = pause * (0.75 + Math.random() / 2);
 			await waitFor(waited, signal);
@@ -78,18 +100,32 @@ export async function findMark(session: MarkSession, documentKey: string, signal
 			continue;
 		}
 		// Not extracted: this slot's claim stays (until the mark of the upload holds), the rest goes now.
-		await session.remove(probe.added.filter((value) => value !== claims[0]));
+		await session.remove(byProducts.filter((value) => value !== claims[0]));
 		session.removeAtSettle([claims[0]]);
 		return { claimed: true };
 	}
 }
 
+/**
+ * The first day the document's day marks name, and what asking added. `missingPastDays` collects
+ * the days before today found missing, across the look-up's rounds: they are never believed after.
+ */
+async function findDays(session: MarkSession, documentKey: string, now: number, missingPastDays: Set<string>): Promise<{ firstDay?: string; added: string[] } | undefined> {
+	const days = dayMarks(documentKey, now);
+	const probe = await session.record(days);
+	if (!probe) return undefined;
+	const today = days[days.length - 1];
+	const firstDay = days.find((day) => probe.held.has(day) && !missingPastDays.has(day))?.split('@')[1];
+	for (const day of probe.added) if (day !== today) missingPastDays.add(day);
+	return { firstDay, added: probe.added };
+}
+
 /** Marks the document as extracted today; the session makes the mark hold. */
 export async function markExtracted(session: MarkSession, documentKey: string, now = Date.now()): Promise<void> {
-	await session.keep([dayMark(documentKey, now)]);
+	await session.keep([extractedMark(documentKey), dayMark(documentKey, now)]);
 }
 
 /** Takes the document's marks and claims away: its result ended in error, or its claimed upload was refused. */
 export async function unmark(session: MarkSession, documentKey: string, now = Date.now()): Promise<void> {
-	await session.remove([...dayMarks(documentKey, now), ...liveClaims(documentKey, now)]);
+	await session.remove([extractedMark(documentKey), ...dayMarks(documentKey, now), ...liveClaims(documentKey, now)]);
 }

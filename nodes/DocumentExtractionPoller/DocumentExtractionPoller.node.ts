@@ -1,12 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { InvoiceCheck, unsettledInvoiceWarning } from '../shared/duplicates/invoiceMarks';
 import { errorCodeOf } from '../shared/http/errors';
 import { itemError } from '../shared/items/itemError';
 import { pendingResultJson } from '../shared/output/unsuccessful';
 import { DEFAULT_WAIT_TIMEOUT_SECONDS } from '../shared/limits';
-import { alphabetically, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
+import { alphabetically, duplicateInvoiceOptions, outputOptionsCollection, outputProperties, readOutputOptions } from '../shared/output/descriptions';
 import { COLUMN_PREFIXES } from '../shared/output/columnNames';
+import { addWarning } from '../shared/output/executionHints';
 import { INPUT_FIELD_PREFIX, inputFieldsOption, readInputFields } from '../shared/output/inputFields';
 import { ItemSink } from '../shared/output/itemSink';
 import type { Charge } from '../shared/output/mapping';
@@ -81,6 +83,7 @@ export class DocumentExtractionPoller implements INodeType {
 						description: 'How long to wait in this run; documents not finished by then leave on "Still Processing"',
 					},
 					...outputOptionsCollection(),
+					...duplicateInvoiceOptions(),
 				]),
 			},
 		],
@@ -132,15 +135,23 @@ export class DocumentExtractionPoller implements INodeType {
 		// A result that cannot be read (e.g. an unknown ID) under On Error = Stop stops the node only
 		// once the others are known, and the error lists them all with their result IDs.
 		sink.holdFailures();
+		// Done invoices are looked up among the workflow's earlier ones (Flag Duplicate Invoices).
+		const invoices = new InvoiceCheck(this);
+		for (const target of targets) target.invoiceCheck = invoices;
 		// Items naming the same result (e.g. merged branches) share its reads: the scheduler groups them.
-		await awaitResults(this, sink, targets, {
-			timeoutMs,
-			routes: OUTPUT,
-			failedOutput: OUTPUT.error,
-			failedFields: unreadableFields,
-			onTimeout: ({ id: i, resultId, binary }, lastResult) =>
-				sink.emit(i, [{ ...items[i].json, ...pendingResultJson(resultId, lastResult?.status ?? 'queued') }], OUTPUT.stillProcessing, binary),
-		});
+		try {
+			await awaitResults(this, sink, targets, {
+				timeoutMs,
+				routes: OUTPUT,
+				failedOutput: OUTPUT.error,
+				failedFields: unreadableFields,
+				onTimeout: ({ id: i, resultId, binary }, lastResult) =>
+					sink.emit(i, [{ ...items[i].json, ...pendingResultJson(resultId, lastResult?.status ?? 'queued') }], OUTPUT.stillProcessing, binary),
+			});
+		} finally {
+			const unsettled = await invoices.settle();
+			if (unsettled > 0) addWarning(this, unsettledInvoiceWarning(unsettled));
+		}
 		return sink.result(items.length);
 	}
 }

@@ -20,11 +20,13 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	preflight: ['base', 'preflight/pdf'],
 	/** preflight/addresses: where the credential's key may go over plain http is where a link may go. */
 	http: ['base', 'items', 'preflight'],
-	output: ['base', 'items', 'http'],
+	/** duplicates/: an invoice's key and its look-up among the workflow's earlier extractions. */
+	duplicates: ['base', 'http'],
+	output: ['base', 'items', 'http', 'duplicates'],
 	templates: ['base', 'items', 'http'],
-	waiting: ['base', 'items', 'http', 'output'],
+	waiting: ['base', 'items', 'http', 'duplicates', 'output'],
 	/** Each node folder (nodes/DocumentExtraction/, ...): the shared code, never another node. */
-	node: ['base', 'items', 'preflight', 'http', 'output', 'templates', 'waiting'],
+	node: ['base', 'items', 'preflight', 'http', 'duplicates', 'output', 'templates', 'waiting'],
 	credentials: ['base', 'http'],
 };
 

@@ -458,7 +458,7 @@ describe('output parameters', () => {
 		}) as unknown as IExecuteFunctions;
 
 	it('reads the defaults as the fields output with nothing added', () => {
-		expect(readOutputOptions(contextWith({}), 0)).toEqual({ mode: 'fields', includeConfidence: false, includeSourceFragments: false });
+		expect(readOutputOptions(contextWith({}), 0)).toEqual({ mode: 'fields', includeConfidence: false, includeSourceFragments: false, duplicateInvoices: { compareTotal: true } });
 	});
 
 	it('reads every option under its stable name; a threshold of 0 is off', () => {
@@ -468,8 +468,17 @@ describe('output parameters', () => {
 			'options.includeConfidence': true,
 			'options.includeSourceFragments': true,
 			'options.reviewThreshold': 0.8,
+			'options.duplicateInvoiceCompareTotal': false,
 		});
-		expect(readOutputOptions(ctx, 0)).toEqual({ mode: 'tableRows', tableField: 'lines', includeConfidence: true, includeSourceFragments: true, reviewThreshold: 0.8 });
+		expect(readOutputOptions(ctx, 0)).toEqual({
+			mode: 'tableRows',
+			tableField: 'lines',
+			includeConfidence: true,
+			includeSourceFragments: true,
+			reviewThreshold: 0.8,
+			duplicateInvoices: { compareTotal: false },
+		});
+		expect(readOutputOptions(contextWith({ 'options.flagDuplicateInvoices': false }), 0)).not.toHaveProperty('duplicateInvoices');
 		expect(readOutputOptions(contextWith({ 'options.reviewThreshold': 0 }), 0)).not.toHaveProperty('reviewThreshold');
 		expect(readOutputOptions(contextWith({ output: 'fields', tableField: 'lines' }), 0)).not.toHaveProperty('tableField');
 	});
@@ -482,7 +491,7 @@ describe('output parameters', () => {
 	});
 
 	it('reads numbers and booleans an expression gives as text: "false" is false, " 0.8 " is 0.8', () => {
-		const ctx = contextWith({ 'options.includeConfidence': 'false', 'options.includeSourceFragments': 'TRUE', 'options.reviewThreshold': ' 0.8 ' });
+		const ctx = contextWith({ 'options.includeConfidence': 'false', 'options.includeSourceFragments': 'TRUE', 'options.reviewThreshold': ' 0.8 ', 'options.flagDuplicateInvoices': 'false' });
 		expect(readOutputOptions(ctx, 0)).toEqual({ mode: 'fields', includeConfidence: false, includeSourceFragments: true, reviewThreshold: 0.8 });
 	});
 

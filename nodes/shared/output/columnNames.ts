@@ -23,6 +23,20 @@ export const CHARGE_KEYS = {
 	chargedAgain: 'charged_again',
 } as const;
 
+/**
+ * Whether the document is an invoice extracted before as another file (mapping.ts
+ * markDuplicateInvoice, duplicates/invoiceMarks.ts); in `extraction`, and on every table row.
+ */
+export const DUPLICATE_INVOICE_KEYS = {
+	/** `likely`, `possible`, or null. */
+	level: 'duplicate_invoice',
+	/** The day (YYYY-MM-DD, UTC) the matching invoice was first seen. */
+	firstSeen: 'duplicate_invoice_first_seen',
+	/** The first document's result ID and file name, when this n8n process extracted it. */
+	resultId: 'duplicate_invoice_result_id',
+	fileName: 'duplicate_invoice_file_name',
+} as const;
+
 /** One Item per Document: the keys next to the extracted fields (fieldsMode.ts). */
 export const FIELDS_MODE_KEYS = {
 	/** About the document and the run: result ID, template, file, confidence, pages used... */
@@ -48,6 +62,10 @@ export const TABLE_ROW_KEYS = {
 	needsReviewCount: FIELDS_MODE_KEYS.needsReviewCount,
 	reused: CHARGE_KEYS.reused,
 	firstExtractedAt: CHARGE_KEYS.firstExtractedAt,
+	duplicateInvoice: DUPLICATE_INVOICE_KEYS.level,
+	duplicateInvoiceFirstSeen: DUPLICATE_INVOICE_KEYS.firstSeen,
+	duplicateInvoiceResultId: DUPLICATE_INVOICE_KEYS.resultId,
+	duplicateInvoiceFileName: DUPLICATE_INVOICE_KEYS.fileName,
 } as const;
 
 /** What a name gets in front when the item has it already. */
@@ -65,6 +83,7 @@ export const COLUMN_PREFIXES = {
 /** Every name above, by what it is (for the test of the destinations' rules). */
 export const NODE_COLUMN_NAMES: Readonly<Record<string, string>> = {
 	...Object.fromEntries(Object.entries(CHARGE_KEYS).map(([key, name]) => [`charge.${key}`, name])),
+	...Object.fromEntries(Object.entries(DUPLICATE_INVOICE_KEYS).map(([key, name]) => [`duplicateInvoice.${key}`, name])),
 	...Object.fromEntries(Object.entries(FIELDS_MODE_KEYS).map(([key, name]) => [`fields.${key}`, name])),
 	...Object.fromEntries(Object.entries(TABLE_ROW_KEYS).map(([key, name]) => [`tableRows.${key}`, name])),
 };

@@ -1,7 +1,8 @@
 import type { IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import { readBoolean, readChoice, readNumber, type ParameterReader } from '../items/parameters';
-import { FIELDS_MODE_KEYS, TABLE_ROW_KEYS } from './columnNames';
+import { INVOICE_DAYS } from '../duplicates/invoiceMarks';
+import { DUPLICATE_INVOICE_KEYS, FIELDS_MODE_KEYS, TABLE_ROW_KEYS } from './columnNames';
 import { OUTPUT_MODES, type OutputOptions } from './options';
 
 /**
@@ -16,6 +17,8 @@ const OUTPUT_PARAMETER_NAMES = {
 	includeConfidence: 'includeConfidence',
 	includeSourceFragments: 'includeSourceFragments',
 	reviewThreshold: 'reviewThreshold',
+	flagDuplicateInvoices: 'flagDuplicateInvoices',
+	duplicateInvoiceCompareTotal: 'duplicateInvoiceCompareTotal',
 } as const;
 
 const names = OUTPUT_PARAMETER_NAMES;
@@ -120,6 +123,33 @@ function mergeDisplayOptions(own: IDisplayOptions, extra: IDisplayOptions | unde
 	return merged;
 }
 
+/**
+ * The duplicate-invoice check's items for the Options collection of the operations that map done
+ * results in runs (both extract operations, the Poller): duplicates/invoiceMarks.ts.
+ */
+export function duplicateInvoiceOptions(displayOptions?: IDisplayOptions): INodeProperties[] {
+	const withDisplay = displayOptions ? { displayOptions } : {};
+	return [
+		{
+			displayName: 'Flag Duplicate Invoices',
+			name: names.flagDuplicateInvoices,
+			type: 'boolean',
+			default: true,
+			description: `Whether to compare each invoice (a result with an invoice_number field) with those this workflow extracted in the last ${INVOICE_DAYS} days, and say in ${DUPLICATE_INVOICE_KEYS.level} whether it is "likely" (same supplier, invoice number, total and currency) or "possible" (same number with another total, or a resubmission mark such as -R or (2)) the same invoice as an earlier file. Catches a reminder, a scan or a photo of an invoice already extracted. Nothing is held back, and the second file is still charged: its invoice number is only known once it is read.`,
+			...withDisplay,
+		},
+		{
+			displayName: 'Duplicate Invoices: Compare Total',
+			name: names.duplicateInvoiceCompareTotal,
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether the total and currency are part of an invoice\'s key. On: the same supplier and number with another total is only a "possible" duplicate, and an invoice whose number was not read is compared by supplier, total and date. Off: the same supplier and number is a "likely" duplicate whatever the total.',
+			...withDisplay,
+		},
+	];
+}
+
 /** The output settings of one item, checked (expressions can produce anything). */
 export function readOutputOptions(ctx: ParameterReader, itemIndex: number): OutputOptions {
 	const mode = readChoice(ctx, names.output, itemIndex, 'fields', OUTPUT_MODES, 'Output');
@@ -137,5 +167,8 @@ export function readOutputOptions(ctx: ParameterReader, itemIndex: number): Outp
 		includeConfidence: readBoolean(ctx, option(names.includeConfidence), itemIndex, false, 'Include Confidence'),
 		includeSourceFragments: readBoolean(ctx, option(names.includeSourceFragments), itemIndex, false, 'Include Source Text'),
 		...(threshold > 0 ? { reviewThreshold: threshold } : {}),
+		...(readBoolean(ctx, option(names.flagDuplicateInvoices), itemIndex, true, 'Flag Duplicate Invoices')
+			? { duplicateInvoices: { compareTotal: readBoolean(ctx, option(names.duplicateInvoiceCompareTotal), itemIndex, true, 'Duplicate Invoices: Compare Total') } }
+			: {}),
 	};
 }

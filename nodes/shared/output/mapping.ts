@@ -1,7 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { Result } from '../schemas';
-import { CHARGE_KEYS, FIELDS_MODE_KEYS, TABLE_ROW_KEYS } from './columnNames';
+import type { InvoiceVerdict } from '../duplicates/invoiceMarks';
+import { CHARGE_KEYS, DUPLICATE_INVOICE_KEYS, FIELDS_MODE_KEYS, TABLE_ROW_KEYS } from './columnNames';
 import { fieldsItem } from './fieldsMode';
 import type { OutputOptions } from './options';
 import { assignVerbatim, copyData } from './safeCopy';
@@ -65,6 +66,27 @@ export function markCharge(jsons: IDataObject[], mode: OutputOptions['mode'], ch
 		} else if (charge) {
 			Object.assign(json[extraction] as IDataObject, said);
 		}
+	}
+	return jsons;
+}
+
+/**
+ * Says on every item whether its invoice was extracted before as another file (Flag Duplicate
+ * Invoices): in `extraction` (fields; Raw, in an `extraction` of its own), on every table row. All
+ * four keys always, null where nothing is known, so a sheet's columns are stable.
+ */
+export function markDuplicateInvoice(jsons: IDataObject[], mode: OutputOptions['mode'], verdict: InvoiceVerdict): IDataObject[] {
+	const said: IDataObject = {
+		[DUPLICATE_INVOICE_KEYS.level]: verdict.level,
+		[DUPLICATE_INVOICE_KEYS.firstSeen]: verdict.firstSeen,
+		[DUPLICATE_INVOICE_KEYS.resultId]: verdict.resultId,
+		[DUPLICATE_INVOICE_KEYS.fileName]: verdict.fileName,
+	};
+	const extraction = FIELDS_MODE_KEYS.extraction;
+	for (const json of jsons) {
+		if (mode === 'tableRows') Object.assign(json, said);
+		else if (mode === 'raw') json[extraction] = { ...((json[extraction] as IDataObject | undefined) ?? {}), ...said };
+		else Object.assign(json[extraction] as IDataObject, said);
 	}
 	return jsons;
 }

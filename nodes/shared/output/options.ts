@@ -13,6 +13,8 @@ export interface OutputOptions {
 	reviewThreshold?: number;
 	/** Names of the template's required fields (spec 2.2), read from the template; see requiredFields.ts. */
 	requiredFields?: ReadonlySet<string>;
+	/** Flag Duplicate Invoices: what the key compares; undefined = off. */
+	duplicateInvoices?: { compareTotal: boolean };
 }
 
 /** A mapping the user's settings make impossible (a Table Field the result does not have). */

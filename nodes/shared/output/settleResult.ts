@@ -4,7 +4,10 @@ import { forgetResult } from '../http/uploadLedger';
 import { itemError } from '../items/itemError';
 import type { Result } from '../schemas';
 import type { ItemSink, SinkTarget } from './itemSink';
-import { doneResultToJson, markCharge, type Charge } from './mapping';
+import { invoiceFacts } from '../duplicates/invoiceKey';
+import type { InvoiceCheck, InvoiceVerdict } from '../duplicates/invoiceMarks';
+import { extractedFields } from './fieldsMode';
+import { doneResultToJson, markCharge, markDuplicateInvoice, type Charge } from './mapping';
 import { OutputMappingError, type OutputOptions } from './options';
 import { withRequiredFields } from './requiredFields';
 import { describeUnsuccessfulResult, unsuccessfulResultToJson } from './unsuccessful';
@@ -28,6 +31,8 @@ export interface SettleExtras {
 	charge?: Charge;
 	/** The upload receipt's `document_key`, when the item carries it. */
 	documentKey?: string;
+	/** The run's duplicate-invoice check (Flag Duplicate Invoices), where the operation runs one. */
+	invoiceCheck?: InvoiceCheck;
 }
 
 /**
@@ -42,7 +47,7 @@ export async function settleResult(
 	result: Result,
 	outputOptions: OutputOptions,
 	routes: ResultRoutes,
-	{ binary, charge, documentKey }: SettleExtras = {},
+	{ binary, charge, documentKey, invoiceCheck }: SettleExtras = {},
 ): Promise<void> {
 	const itemIndex = typeof target === 'number' ? target : target.item;
 	// Processing failed: the next run (or a Retry) sends the document again rather than reading the same error.
@@ -52,6 +57,8 @@ export async function settleResult(
 		let jsons;
 		try {
 			jsons = markCharge(doneResultToJson(result, options), options.mode, charge);
+			const verdict = await duplicateInvoiceVerdict(result, options, invoiceCheck, documentKey);
+			if (verdict) jsons = markDuplicateInvoice(jsons, options.mode, verdict);
 		} catch (error) {
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
@@ -71,4 +78,19 @@ export async function settleResult(
 	const { message, description } = describeUnsuccessfulResult(result);
 	// The input file stays with the failed item: whoever reviews the rejected document needs it.
 	sink.fail(target, itemError(ctx.getNode(), itemIndex, message, description), 0, unsuccessfulResultToJson(result), binary);
+}
+
+/**
+ * The duplicate-invoice check of a done result: none when it is off, when the operation runs none
+ * (Get Result), or when the result is not an invoice (no `invoice_number` field).
+ */
+async function duplicateInvoiceVerdict(result: Result, options: OutputOptions, check: InvoiceCheck | undefined, documentKey: string | undefined): Promise<InvoiceVerdict | undefined> {
+	if (!check || !options.duplicateInvoices) return undefined;
+	const fields: Record<string, unknown> = {};
+	for (const field of extractedFields(result)) if (!Object.hasOwn(fields, field.name)) fields[field.name] = field.value;
+	const facts = invoiceFacts(fields);
+	if (!facts) return undefined;
+	// The same file (its upload's key) is the same document whatever its result ID: never its own duplicate.
+	const document = { identity: documentKey ?? `result:${result.result_id}`, resultId: result.result_id, fileName: result.filename ?? null };
+	return await check.check(document, facts, options.duplicateInvoices);
 }

@@ -4,7 +4,7 @@ import { getResult } from '../http/api';
 import { rateBudgetOf } from '../http/transport';
 import type { DocumentSlot, ItemSink } from '../output/itemSink';
 import type { OutputOptions } from '../output/options';
-import { settleResult, type ResultRoutes } from '../output/settleResult';
+import { settleResult, type ResultRoutes, type SettleExtras } from '../output/settleResult';
 import type { Charge } from '../output/mapping';
 import type { Result } from '../schemas';
 import { waitFor } from '../wait';
@@ -20,6 +20,8 @@ export interface PendingDocument extends PollTarget {
 	charge?: Charge;
 	/** Its upload's `document_key` (see uploadLedger), so a result that ended in `error` is forgotten everywhere. */
 	documentKey?: string;
+	/** The run's duplicate-invoice check, when the operation runs one. */
+	invoiceCheck?: SettleExtras['invoiceCheck'];
 	/** The result when it is already final (a reused upload's, read when it was checked): no read is needed. */
 	known?: Result;
 }

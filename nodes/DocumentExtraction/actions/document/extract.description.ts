@@ -1,7 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { DEFAULT_WAIT_TIMEOUT_SECONDS, REUSE_DAYS } from '../../../shared/limits';
-import { alphabetically, outputOptionsCollection, outputProperties } from '../../../shared/output/descriptions';
+import { alphabetically, duplicateInvoiceOptions, outputOptionsCollection, outputProperties } from '../../../shared/output/descriptions';
 import { inputFieldsOption } from '../../../shared/output/inputFields';
 import { SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
 import type { DocumentSource } from './readers';
@@ -99,6 +99,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 					description: 'How long to wait for the documents of this run, which are waited for together. A long bank statement can take about 2 minutes.',
 				},
 				...outputOptionsCollection({ show: { '/waitForResult': [true] } }),
+				...duplicateInvoiceOptions({ show: { '/waitForResult': [true] } }),
 			]),
 		},
 	];

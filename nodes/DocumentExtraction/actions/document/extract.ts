@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { InvoiceCheck, unsettledInvoiceWarning } from '../../../shared/duplicates/invoiceMarks';
 import { newUploadRun, settleUploadRun, type UploadRun } from '../../../shared/http/uploadLedger';
 import { itemError } from '../../../shared/items/itemError';
 import { includedBinaryOfFailedItem } from '../../../shared/items/parameters';
@@ -24,16 +25,20 @@ export async function extractDocuments(ctx: IExecuteFunctions, sink: ItemSink, s
 	const { uploads, settingsOf } = await checkEveryItem(ctx, sink, scannerIdFor);
 	enterPhase(sink, 'uploading');
 	const run = newUploadRun(ctx);
+	// Done invoices are looked up among the workflow's earlier ones as they settle (Flag Duplicate Invoices).
+	const invoices = new InvoiceCheck(ctx);
 	let settling: Promise<number> | undefined;
 	try {
 		const waiting = await uploadEach(ctx, sink, run, uploads);
 		// The run's marks in n8n's database settle while the results are waited for.
 		settling = settleMarks(run);
 		enterPhase(sink, 'waiting');
-		await waitTogether(ctx, sink, waiting, settingsOf);
+		await waitTogether(ctx, sink, waiting.map((document) => ({ ...document, invoiceCheck: invoices })), settingsOf);
 	} finally {
 		const unsettled = await (settling ?? settleMarks(run));
 		if (unsettled > 0) addWarning(ctx, unsettledWarning(unsettled));
+		const unsettledInvoices = await invoices.settle();
+		if (unsettledInvoices > 0) addWarning(ctx, unsettledInvoiceWarning(unsettledInvoices));
 	}
 }
 

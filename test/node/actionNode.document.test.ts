@@ -18,6 +18,7 @@ import {
 	expectPairedItems,
 	failedResult,
 	fieldsItemOf,
+	NO_DUPLICATE_INVOICE,
 	multipartParts,
 	pendingResult,
 	resultId,
@@ -302,7 +303,7 @@ describe('output of a done result', () => {
 
 	it('One Item per Table Row: the first table by default, document fields on every row', async () => {
 		const rows = await extractDone({ output: 'tableRows', options: { includeConfidence: true, reviewThreshold: 0.7 } });
-		const document = { invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, field_confidence: 0.8, needs_review: 'total, due_date', needs_review_count: 2, reused: false, first_extracted_at: null };
+		const document = { invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, field_confidence: 0.8, needs_review: 'total, due_date', needs_review_count: 2, reused: false, first_extracted_at: null, ...NO_DUPLICATE_INVOICE };
 		expect(rows).toEqual([
 			{ line_number: 1, description: 'Design', quantity: 1, amount: 750, ...document },
 			{ line_number: 2, description: 'Hosting', quantity: 12, amount: 238.8, ...document },
@@ -311,7 +312,7 @@ describe('output of a done result', () => {
 
 	it('One Item per Table Row with Table Field set', async () => {
 		const rows = await extractDone({ output: 'tableRows', tableField: 'taxes' });
-		expect(rows).toEqual([{ line_number: 1, rate: 20, amount: 205.76, invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, reused: false, first_extracted_at: null }]);
+		expect(rows).toEqual([{ line_number: 1, rate: 20, amount: 205.76, invoice_number: 'INV-1', total: 1234.56, paid: false, due_date: null, result_id: ID, reused: false, first_extracted_at: null, ...NO_DUPLICATE_INVOICE }]);
 	});
 
 	it('Raw: the result exactly as the service sent it', async () => {
@@ -499,7 +500,9 @@ describe('Get Result', () => {
 		const { outputs, error } = await runAction(getResult(), [{ json: {} }], { cred });
 		expect(error).toBeUndefined();
 		expect(reads.map((read) => read.headers['x-api-key'])).toEqual([cred.apiKey]);
-		expect(outputs[0]).toEqual([{ json: FIELDS_ITEM, pairedItem: { item: 0 } }]);
+		// Get Result runs no duplicate-invoice check (docs/duplicate-invoices.md): none of its keys.
+		const extraction = Object.fromEntries(Object.entries(FIELDS_ITEM.extraction as IDataObject).filter(([key]) => !(key in NO_DUPLICATE_INVOICE)));
+		expect(outputs[0]).toEqual([{ json: { ...FIELDS_ITEM, extraction }, pairedItem: { item: 0 } }]);
 		expect(unexpected).toEqual([]);
 	});
 

@@ -208,8 +208,11 @@ export const fieldsItemOf = (id: string, reused?: { firstExtractedAt: string }):
 		summary: { fields_with_values: 5, fields_null: 1 },
 		compliance: { compliant: true, checks: ['totals'] },
 		...(reused ? { first_extracted_at: reused.firstExtractedAt } : {}),
+		...NO_DUPLICATE_INVOICE,
 	},
 });
+/** An invoice (an `invoice_number` field) that matched no earlier one: Flag Duplicate Invoices is on by default. */
+export const NO_DUPLICATE_INVOICE = { duplicate_invoice: null, duplicate_invoice_first_seen: null, duplicate_invoice_result_id: null, duplicate_invoice_file_name: null };
 /** The upload receipt's queued_at (uploadAccepted): when a reused document was first extracted. */
 export const QUEUED_AT = '2026-01-01T00:00:00.000Z';
 

@@ -72,8 +72,9 @@ export function markCharge(jsons: IDataObject[], mode: OutputOptions['mode'], ch
 
 /**
  * Says on every item whether its invoice was extracted before as another file (Flag Duplicate
- * Invoices): in `extraction` (fields; Raw, in an `extraction` of its own), on every table row. All
- * four keys always, null where nothing is known, so a sheet's columns are stable.
+ * Invoices): in `extraction` (fields), on every table row: all four keys always, null where
+ * nothing is known, so a sheet's columns are stable. Raw gets them (in an `extraction` of its own)
+ * only for a duplicate.
  */
 export function markDuplicateInvoice(jsons: IDataObject[], mode: OutputOptions['mode'], verdict: InvoiceVerdict): IDataObject[] {
 	const said: IDataObject = {
@@ -85,7 +86,10 @@ export function markDuplicateInvoice(jsons: IDataObject[], mode: OutputOptions['
 	const extraction = FIELDS_MODE_KEYS.extraction;
 	for (const json of jsons) {
 		if (mode === 'tableRows') Object.assign(json, said);
-		else if (mode === 'raw') json[extraction] = { ...((json[extraction] as IDataObject | undefined) ?? {}), ...said };
+		// Raw stays the service's answer but for what was found.
+		else if (mode === 'raw') {
+			if (verdict.level) json[extraction] = { ...((json[extraction] as IDataObject | undefined) ?? {}), ...said };
+		}
 		else Object.assign(json[extraction] as IDataObject, said);
 	}
 	return jsons;

@@ -18,6 +18,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	items: ['base'],
 	'preflight/pdf': ['base'],
 	preflight: ['base', 'preflight/pdf'],
+	/** images/: photos decoded, turned, scaled and encoded again (pure codecs). */
+	images: ['base'],
 	/** preflight/addresses: where the credential's key may go over plain http is where a link may go. */
 	http: ['base', 'items', 'preflight'],
 	/** duplicates/: an invoice's key and its look-up among the workflow's earlier extractions. */
@@ -26,7 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	templates: ['base', 'items', 'http'],
 	waiting: ['base', 'items', 'http', 'duplicates', 'output'],
 	/** Each node folder (nodes/DocumentExtraction/, ...): the shared code, never another node. */
-	node: ['base', 'items', 'preflight', 'http', 'duplicates', 'output', 'templates', 'waiting'],
+	node: ['base', 'items', 'preflight', 'images', 'http', 'duplicates', 'output', 'templates', 'waiting'],
 	credentials: ['base', 'http'],
 };
 

@@ -1,0 +1,493 @@
+import { formatMegabytes } from '../../limits';
+import { isWhitespace, Lexer } from './lexer';
+import { readObjectAt, streamDataAt, streamDataEnd, type ObjectAt } from './objectAt';
+import { dictionaryEntries, PartWriter, referencesIn, tokenize, type Piece, type TokenRun } from './pdfWriter';
+import { decodeStream, MAX_INFLATED_BYTES, objectStreamMembers } from './streams';
+import { parseValue } from './syntax';
+import { PdfText } from './text';
+import { dictionaryValue, isDict, OutOfWork, PdfRef, WorkMeter, type PdfDict, type PdfValue, type TextRange } from './values';
+import { IndexUnusable, PdfIndex, type IndexEntry } from './xref';
+
+/**
+ * Splits a PDF into parts by pages without rendering anything: each part is a new file made of
+ * the original's own objects (the pages and all they reference: content streams, resources,
+ * fonts, images, annotations), their text copied as stored (stream data and filters unchanged),
+ * renumbered, with a classic cross-reference table. Objects kept in object streams are written as
+ * ordinary objects; cross-reference streams are read through xref.ts.
+ *
+ * Decisions:
+ * - A part gets a flat page tree of its own; what a page inherited from its old /Pages ancestors
+ *   (/Resources, /MediaBox, /CropBox, /Rotate) is written onto the page itself.
+ * - Annotations are kept (a filled form's values show through their appearance streams). A
+ *   reference to a page outside the part (a link's destination, an annotation's /P), to the old
+ *   page tree or to the catalog is written as null, so that no part drags in other pages.
+ * - The catalog is new (its outlines, forms, structure tree and names belong to the whole
+ *   document); the trailer's /Info is copied into every part.
+ * - Objects that several parts use (a font, a logo) are copied into each of them: a part must
+ *   stand alone. The total output is budgeted (`splitBudget`), so a file whose every page shares
+ *   one large object cannot multiply it without bound.
+ * - Encrypted files are refused (their strings and streams would need decrypting), and so are
+ *   files whose own index (startxref, cross-reference sections) is unusable: repairing a damaged
+ *   file is left to a PDF program.
+ *
+ * Like the preflight's reader, everything is charged to a WorkMeter: reading at most a few passes
+ * over the file and its inflated object streams (a crafted file that makes the same bytes be read
+ * again is refused), writing at most a few units per byte written, and a time limit.
+ */
+
+export type SplitRefusal = 'encrypted' | 'damaged' | 'pages' | 'too-large' | 'too-complex';
+
+/** Why a PDF cannot be split as asked; the message is for the user. */
+export class PdfSplitError extends Error {
+	constructor(
+		readonly reason: SplitRefusal,
+		message: string,
+	) {
+		super(message);
+		this.name = 'PdfSplitError';
+	}
+}
+
+export interface SplitLimits {
+	/** All the work, in units of about one byte read or written; default from `splitBudget`. */
+	work?: number;
+	/** Bytes all parts together may have; default from `splitBudget`. */
+	outputBytes?: number;
+	timeMs?: number;
+	/** For tests: the clock the time limit is measured with (milliseconds). */
+	clock?: () => number;
+}
+
+/** Work a reading may cost per byte of the file: the index, every object parsed once, with room. */
+const READ_WORK_PER_BYTE = 6;
+/** Work per byte of an inflated object stream: parsing its members (the inflating is charged apart). */
+const READ_WORK_PER_INFLATED_BYTE = 2;
+const READ_WORK_ALLOWANCE = 1024 * 1024;
+/** Parts repeat what their pages share (fonts, logos): room for that, linear in the file. */
+const OUTPUT_BYTES_PER_BYTE = 8;
+const OUTPUT_ALLOWANCE = 32 * 1024 * 1024;
+/** Writing tokenizes each object copied and writes its bytes: a few units per byte written. */
+const WRITE_WORK_PER_BYTE = 4;
+/** Real files split in milliseconds; the limit is for n8n's event loop, on a busy machine. */
+export const SPLIT_TIME_LIMIT_MS = 5000;
+
+/** The default budgets for a file of `fileBytes` bytes. */
+export function splitBudget(fileBytes: number): { work: number; outputBytes: number } {
+	const outputBytes = OUTPUT_BYTES_PER_BYTE * fileBytes + OUTPUT_ALLOWANCE;
+	// Object streams: inflated (one unit a byte), then parsed.
+	const reading = READ_WORK_PER_BYTE * fileBytes + READ_WORK_ALLOWANCE + (1 + READ_WORK_PER_INFLATED_BYTE) * MAX_INFLATED_BYTES;
+	return { work: reading + WRITE_WORK_PER_BYTE * outputBytes, outputBytes };
+}
+
+/**
+ * One PDF per group of pages (1-based page numbers, in the order each part shows them). Throws
+ * PdfSplitError when the file or the groups do not allow it.
+ */
+export async function splitPdf(bytes: Uint8Array, groups: number[][], limits: SplitLimits = {}): Promise<Uint8Array[]> {
+	const budget = splitBudget(bytes.length);
+	const meter = new WorkMeter(limits.work ?? budget.work, limits.timeMs ?? SPLIT_TIME_LIMIT_MS, limits.clock);
+	try {
+		const reading = new ReadingShare(meter, READ_WORK_PER_BYTE * bytes.length + READ_WORK_ALLOWANCE);
+		const { text, index } = await openIndex(bytes, reading);
+		const trailers = index.trailers;
+		if (trailers.some((trailer) => trailer.has('Encrypt'))) {
+			throw new PdfSplitError('encrypted', 'The PDF is encrypted (protected by a password or against changes): it cannot be split. Save an unprotected copy first.');
+		}
+		const file = new SourceFile(text, reading, index);
+		const rootRef = trailers.find((trailer) => trailer.has('Root'))?.get('Root');
+		const catalog = rootRef instanceof PdfRef ? await file.object(rootRef.id) : null;
+		if (!(rootRef instanceof PdfRef) || !catalog || !isDict(catalog.value)) throw damaged('no trailer names its catalog');
+		const tree = await readPageTree(file, catalog.value.get('Pages'));
+		checkGroups(groups, tree.pages.length, meter);
+		const info = trailers.find((trailer) => trailer.has('Info'))?.get('Info');
+		const part: PartContext = {
+			file,
+			tree,
+			catalogId: rootRef.id,
+			infoId: info instanceof PdfRef ? info.id : undefined,
+			version: versionOf(text, catalog.value),
+			account: outputAccount(meter, limits.outputBytes ?? budget.outputBytes),
+			meter,
+		};
+		const parts: Uint8Array[] = [];
+		for (const group of groups) parts.push(await writePart(part, group));
+		return parts;
+	} catch (error) {
+		throw refusal(error);
+	}
+}
+
+/**
+ * The file's index. Offsets count from the file's first byte; when they do not add up and the
+ * file has bytes before its `%PDF-` header (a mail gateway's or a web server's), they are tried
+ * again from the header, as readers do.
+ */
+async function openIndex(bytes: Uint8Array, meter: WorkMeter): Promise<{ text: PdfText; index: PdfIndex }> {
+	const text = new PdfText(bytes);
+	const header = text.indexOfWithin('%PDF-', 0, HEADER_WINDOW);
+	const index = await PdfIndex.read(text, meter).catch((error: unknown) => {
+		if (error instanceof IndexUnusable && header > 0) return undefined;
+		throw error;
+	});
+	if (index) return { text, index };
+	const fromHeader = new PdfText(bytes.subarray(header));
+	return { text: fromHeader, index: await PdfIndex.read(fromHeader, meter) };
+}
+
+function refusal(error: unknown): unknown {
+	if (error instanceof OutOfWork) {
+		return new PdfSplitError('too-complex', 'The PDF cannot be split within the work and time allowed for a file of its size: its structure is unusually complex or damaged');
+	}
+	if (error instanceof IndexUnusable) return damaged(error.message.replace(/^PDF index: /, ''));
+	return error;
+}
+
+function damaged(detail: string): PdfSplitError {
+	return new PdfSplitError('damaged', `The PDF cannot be split: its structure is damaged or incomplete (${detail}). Opening it in a PDF program and saving it again usually repairs it.`);
+}
+
+/**
+ * The reading's share of the meter: a few passes over the file, plus what inflating object
+ * streams adds. Past it, the file makes the same bytes be read again and again (e.g. strings
+ * that each run on to the end of the file), and is refused rather than read in quadratic time.
+ */
+class ReadingShare extends WorkMeter {
+	constructor(
+		readonly whole: WorkMeter,
+		private allowance: number,
+	) {
+		super(Infinity);
+	}
+
+	/** More room, for data the reading has just inflated. */
+	grant(units: number): void {
+		this.allowance += units;
+	}
+
+	override charge(units: number): void {
+		this.whole.charge(units);
+		this.spent += units;
+		if (this.spent > this.allowance) throw new OutOfWork();
+	}
+
+	override lookAtClock(): void {
+		this.whole.lookAtClock();
+	}
+}
+
+/** An indirect object of the file: its value, its text, and where it is when it may be a stream. */
+interface SourceObject {
+	id: number;
+	value: PdfValue;
+	/** The value's text (for a member of an object stream, in the inflated stream). */
+	body: TextRange;
+	/** Objects at an offset in the file: a stream's data follows the value. */
+	at?: ObjectAt;
+}
+
+type Members = ReturnType<typeof objectStreamMembers>;
+
+/** The first token after an object's `obj` keyword is this close to the offset the index gives. */
+const HEADER_WINDOW = 1024;
+
+/** The file's objects where its index says they are, each read once (promises, so an object stream is inflated once). */
+class SourceFile {
+	private readonly objects = new Map<number, Promise<SourceObject | null>>();
+	private readonly objectStreams = new Map<number, Promise<Members>>();
+	private readonly data = new Map<number, Uint8Array | undefined>();
+	private inflatedBudget = MAX_INFLATED_BYTES;
+
+	constructor(
+		private readonly text: PdfText,
+		readonly meter: ReadingShare,
+		private readonly index: PdfIndex,
+	) {}
+
+	/** The object, or null when the index lists it as free or not at all (a reference to it means null, 7.3.10). */
+	object(id: number): Promise<SourceObject | null> {
+		let object = this.objects.get(id);
+		if (!object) {
+			object = this.load(id, this.index.lookup(id));
+			this.objects.set(id, object);
+		}
+		return object;
+	}
+
+	/** A stream's data as stored (filters untouched), or undefined when the object is no stream. */
+	async streamData(object: SourceObject): Promise<Uint8Array | undefined> {
+		if (!object.at || !isDict(object.value)) return undefined;
+		if (this.data.has(object.id)) return this.data.get(object.id);
+		// Reading a /Length object never needs stream data, so this cannot wait for itself.
+		const lengthValue = object.value.get('Length');
+		const length = lengthValue instanceof PdfRef ? (await this.object(lengthValue.id))?.value : lengthValue;
+		const data = storedStreamData(this.text, object.at, typeof length === 'number' && Number.isInteger(length) ? length : undefined, this.meter);
+		this.data.set(object.id, data);
+		return data;
+	}
+
+	private async load(id: number, entry: IndexEntry | undefined): Promise<SourceObject | null> {
+		if (!entry || entry.kind === 'free') return null;
+		if (entry.kind === 'offset') {
+			const at = readObjectAt(this.text, entry.offset, this.meter);
+			if (!at || at.id !== id) throw damaged(`object ${id} is not where the cross-reference table puts it`);
+			return { id, value: at.value, body: { text: this.text, start: this.bodyStart(entry.offset), end: at.end }, at };
+		}
+		const member = (await this.members(entry.stream))[entry.index];
+		if (member?.id !== id) throw damaged(`object ${id} is not in object stream ${entry.stream} where the index puts it`);
+		const parsed = parseValue(member.range, this.meter);
+		if (!parsed) throw damaged(`object ${id} cannot be read`);
+		return { id, value: parsed.value, body: { ...member.range, end: parsed.end }, at: undefined };
+	}
+
+	/** Just past `id gen obj`, which readObjectAt has found at `offset`. */
+	private bodyStart(offset: number): number {
+		const lexer = new Lexer({ text: this.text, start: offset, end: Math.min(this.text.length, offset + HEADER_WINDOW) }, this.meter);
+		for (let i = 0; i < 3; i++) lexer.next();
+		return lexer.offset;
+	}
+
+	private members(streamId: number): Promise<Members> {
+		let members = this.objectStreams.get(streamId);
+		if (!members) {
+			members = this.readMembers(streamId);
+			this.objectStreams.set(streamId, members);
+		}
+		return members;
+	}
+
+	private async readMembers(streamId: number): Promise<Members> {
+		// An object stream is itself at an offset: one inside an object stream (itself, say) is refused.
+		const entry = this.index.lookup(streamId);
+		if (entry?.kind !== 'offset') throw damaged(`object stream ${streamId} is not at an offset in the file`);
+		const stream = await this.object(streamId);
+		const dictionary = stream?.value;
+		if (!stream?.at || !isDict(dictionary) || dictionaryValue.name(dictionary, 'Type') !== 'ObjStm') throw damaged(`object ${streamId} is not an object stream`);
+		// Its /Length is followed only to an object at an offset (7.5.7), never into an object stream.
+		const lengthRef = dictionary.get('Length');
+		const length = lengthRef instanceof PdfRef && this.index.lookup(lengthRef.id)?.kind === 'offset' ? (await this.object(lengthRef.id))?.value : undefined;
+		const raw = storedStreamData(this.text, stream.at, typeof length === 'number' && Number.isInteger(length) ? length : undefined, this.meter);
+		// Inflating is charged to the whole meter, bounded by the inflate budget: the reading's
+		// share only pays for parsing what came out, and is granted that.
+		const data = raw && (dictionary.has('Filter') ? await decodeStream(dictionary, raw, this.meter.whole, this.inflatedBudget) : raw);
+		if (!data) throw damaged(`object stream ${streamId} cannot be decoded, or inflates to more than ${formatMegabytes(MAX_INFLATED_BYTES)} MB in all`);
+		this.inflatedBudget -= data.length;
+		this.meter.grant(READ_WORK_PER_INFLATED_BYTE * data.length);
+		return objectStreamMembers(dictionary, data, this.meter);
+	}
+}
+
+/** Blanks some writers put between `stream` and its end of line; and before `stream`, as objectAt.ts allows. */
+const MAX_BLANKS_AFTER_STREAM = 16;
+const MAX_BLANKS_BEFORE_STREAM = 48;
+
+/**
+ * A stream's data (streamDataAt), also when its writer put blanks between `stream` and the end of
+ * line (`stream \r\n`: readers take it). A dictionary followed by `stream` whose data cannot be
+ * found is refused: written as a mere dictionary, a page would silently lose its content.
+ */
+function storedStreamData(text: PdfText, at: ObjectAt, length: number | undefined, meter: WorkMeter): Uint8Array | undefined {
+	const data = streamDataAt(text, at, length, meter);
+	if (data || !isDict(at.value)) return data;
+	let keyword = at.end;
+	while (keyword - at.end < MAX_BLANKS_BEFORE_STREAM && isWhitespace(text.charCodeAt(keyword))) keyword++;
+	if (!text.startsWith('stream', keyword)) return undefined;
+	let start = keyword + 'stream'.length;
+	while (start - keyword < MAX_BLANKS_AFTER_STREAM && (text.charAt(start) === ' ' || text.charAt(start) === '\t')) start++;
+	if (text.charAt(start) === '\r') start++;
+	if (text.charAt(start) === '\n') start++;
+	else if (text.charAt(start - 1) !== '\r') throw damaged(`the data of stream object ${at.id} cannot be found`);
+	return text.bytes(start, streamDataEnd(text, start, length ?? dictionaryValue.integer(at.value, 'Length'), meter));
+}
+
+/** What a page takes from its /Pages ancestors when it does not state it itself (7.7.3.4). */
+const INHERITABLE = ['Resources', 'MediaBox', 'CropBox', 'Rotate'] as const;
+
+interface Page {
+	object: SourceObject;
+	/** The nearest ancestor's value of each inheritable attribute, as its text. */
+	inherited: ReadonlyMap<string, TokenRun>;
+}
+
+interface PageTree {
+	/** The leaves, in document order. */
+	pages: Page[];
+	pageIds: Set<number>;
+	/** The /Pages nodes: never copied (each part has its own). */
+	nodes: Set<number>;
+}
+
+/**
+ * The page tree's leaves in order, depth first, without recursion. A node reached twice (a /Kids
+ * loop, a page listed twice), a node that is not a dictionary, or a root /Count other than the
+ * leaves found means the tree cannot be trusted to say which page is which.
+ */
+async function readPageTree(file: SourceFile, rootRef: PdfValue | undefined): Promise<PageTree> {
+	if (!(rootRef instanceof PdfRef)) throw damaged('the catalog names no page tree');
+	const tree: PageTree = { pages: [], pageIds: new Set(), nodes: new Set() };
+	const pending: Array<{ id: number; inherited: ReadonlyMap<string, TokenRun> }> = [{ id: rootRef.id, inherited: new Map() }];
+	const reached = new Set<number>([rootRef.id]);
+	let rootCount: number | undefined;
+	for (let next = pending.pop(); next; next = pending.pop()) {
+		file.meter.charge(1);
+		const node = await file.object(next.id);
+		if (!node || !isDict(node.value)) throw damaged(`page tree node ${next.id} is missing or not a dictionary`);
+		const kids = node.value.get('Kids');
+		const type = dictionaryValue.name(node.value, 'Type') ?? (kids === undefined ? 'Page' : 'Pages');
+		if (next.id === rootRef.id) rootCount = dictionaryValue.integer(node.value, 'Count');
+		if (type === 'Page') {
+			tree.pages.push({ object: node, inherited: next.inherited });
+			tree.pageIds.add(node.id);
+			continue;
+		}
+		if (type !== 'Pages' || !Array.isArray(kids)) throw damaged(`page tree node ${next.id} is neither a page nor a list of pages`);
+		tree.nodes.add(node.id);
+		const inherited = inheritedThrough(node, next.inherited, file.meter);
+		// Pushed last to first: the first kid is taken next, so leaves come in document order.
+		for (let i = kids.length - 1; i >= 0; i--) {
+			const kid = kids[i];
+			file.meter.charge(1);
+			if (!(kid instanceof PdfRef)) throw damaged(`page tree node ${next.id} lists something other than a page`);
+			if (reached.has(kid.id)) throw damaged(`the page tree reaches object ${kid.id} twice (its /Kids loop or repeat a page)`);
+			reached.add(kid.id);
+			pending.push({ id: kid.id, inherited });
+		}
+	}
+	if (rootCount !== undefined && rootCount !== tree.pages.length) throw damaged(`its page tree says ${rootCount} pages but holds ${tree.pages.length}`);
+	return tree;
+}
+
+/** The attributes a node passes on: its own where it states them, else its parent's. */
+function inheritedThrough(node: SourceObject, fromParent: ReadonlyMap<string, TokenRun>, meter: WorkMeter): ReadonlyMap<string, TokenRun> {
+	if (!isDict(node.value) || !INHERITABLE.some((key) => (node.value as PdfDict).has(key))) return fromParent;
+	const entries = dictionaryEntries(node.body.text, tokenize(node.body, meter));
+	if (!entries) throw damaged(`page tree node ${node.id} cannot be read`);
+	const inherited = new Map(fromParent);
+	for (const key of INHERITABLE) {
+		const entry = entries.get(key);
+		if (entry) inherited.set(key, entry.value);
+	}
+	return inherited;
+}
+
+function checkGroups(groups: number[][], pageCount: number, meter: WorkMeter): void {
+	const pages = pageCount === 1 ? '1 page' : `${pageCount} pages`;
+	if (groups.length === 0) throw new PdfSplitError('pages', 'No parts were asked for');
+	groups.forEach((group, i) => {
+		if (group.length === 0) throw new PdfSplitError('pages', `Part ${i + 1} has no pages`);
+		const seen = new Set<number>();
+		for (const page of group) {
+			meter.charge(1);
+			if (!Number.isInteger(page) || page < 1 || page > pageCount) throw new PdfSplitError('pages', `Part ${i + 1} asks for page ${page}, but the PDF has ${pages}`);
+			if (seen.has(page)) throw new PdfSplitError('pages', `Part ${i + 1} asks for page ${page} twice`);
+			seen.add(page);
+		}
+	});
+}
+
+/** The version the parts declare: the original's header, or its catalog's /Version when later (7.2.2). */
+function versionOf(text: PdfText, catalog: PdfDict): string {
+	const at = text.indexOfWithin('%PDF-', 0, HEADER_WINDOW);
+	const header = at === -1 ? undefined : /^\d\.\d/.exec(text.slice(at + 5, at + 8))?.[0];
+	const stated = dictionaryValue.name(catalog, 'Version');
+	const candidates = [header, stated && /^\d\.\d$/.test(stated) ? stated : undefined].filter((version) => version !== undefined);
+	return candidates.sort().at(-1) ?? '1.7';
+}
+
+/** Every byte written is charged to the meter and to the parts' total. */
+function outputAccount(meter: WorkMeter, limit: number) {
+	let written = 0;
+	return {
+		spend(bytes: number): void {
+			written += bytes;
+			if (written > limit) {
+				throw new PdfSplitError(
+					'too-large',
+					`The parts would together be larger than ${formatMegabytes(limit)} MB: each part repeats the fonts and images its pages share with others. Split into fewer, larger parts.`,
+				);
+			}
+			meter.charge(WRITE_WORK_PER_BYTE * bytes);
+		},
+	};
+}
+
+interface PartContext {
+	file: SourceFile;
+	tree: PageTree;
+	catalogId: number;
+	infoId: number | undefined;
+	version: string;
+	account: ReturnType<typeof outputAccount>;
+	/** The whole meter: writing is not the reading's share. */
+	meter: WorkMeter;
+}
+
+/** Objects 1 and 2 of every part: its catalog and its page tree; its pages follow from 3. */
+const CATALOG_ID = 1;
+const PAGES_ID = 2;
+const FIRST_PAGE_ID = 3;
+
+/**
+ * One part: its pages, then every object they reference, breadth first, each numbered when first
+ * referenced and written once. Outside objects (other pages, the old tree, the catalog, free or
+ * missing objects) are written as null where they were referenced.
+ */
+async function writePart(context: PartContext, group: number[]): Promise<Uint8Array> {
+	const { file, tree, meter } = context;
+	const pages = group.map((number) => tree.pages[number - 1]);
+	const renumbered = new Map(pages.map((page, i) => [page.object.id, FIRST_PAGE_ID + i]));
+	const leftOut = new Set<number>();
+	const queue: SourceObject[] = [];
+	const take = async (id: number) => {
+		if (renumbered.has(id) || leftOut.has(id)) return;
+		const outside = tree.pageIds.has(id) || tree.nodes.has(id) || id === context.catalogId;
+		const object = outside ? null : await file.object(id);
+		if (!object) {
+			leftOut.add(id);
+			return;
+		}
+		renumbered.set(id, FIRST_PAGE_ID + renumbered.size);
+		queue.push(object);
+	};
+	const renumber = (id: number) => renumbered.get(id);
+	const write = async (id: number, pieces: Piece[], data?: Uint8Array) => {
+		for (const referenced of referencesIn(pieces)) await take(referenced);
+		writer.object(id, pieces, renumber, data);
+	};
+
+	const writer = new PartWriter(context.version, context.account);
+	const kids = pages.map((_, i) => `${FIRST_PAGE_ID + i} 0 R`).join(' ');
+	writer.object(CATALOG_ID, [`<< /Type /Catalog /Pages ${PAGES_ID} 0 R >>`], renumber);
+	writer.object(PAGES_ID, [`<< /Type /Pages /Kids [${kids}] /Count ${pages.length} >>`], renumber);
+	if (context.infoId !== undefined) await take(context.infoId);
+	for (const [i, page] of pages.entries()) await write(FIRST_PAGE_ID + i, pagePieces(page, meter));
+	for (let i = 0; i < queue.length; i++) {
+		const object = queue[i];
+		const data = await file.streamData(object);
+		await write(renumbered.get(object.id) as number, data ? streamPieces(object, data.length, meter) : [{ text: object.body.text, tokens: tokenize(object.body, meter) }], data);
+	}
+	const info = context.infoId === undefined ? undefined : renumbered.get(context.infoId);
+	return writer.finish(`/Root ${CATALOG_ID} 0 R${info === undefined ? '' : ` /Info ${info} 0 R`}`);
+}
+
+/** A page's own entries but /Parent, what it inherited and does not state, and its new parent. */
+function pagePieces(page: Page, meter: WorkMeter): Piece[] {
+	const { object } = page;
+	const entries = dictionaryEntries(object.body.text, tokenize(object.body, meter));
+	if (!entries) throw damaged(`page object ${object.id} cannot be read`);
+	const pieces: Piece[] = ['<<'];
+	for (const [key, entry] of entries) if (key !== 'Parent') pieces.push(' ', entry.key, ' ', entry.value);
+	for (const [key, value] of page.inherited) if (!entries.has(key)) pieces.push(` /${key} `, value);
+	if (!entries.has('Type')) pieces.push(' /Type /Page');
+	pieces.push(` /Parent ${PAGES_ID} 0 R >>`);
+	return pieces;
+}
+
+/** A stream's dictionary with its /Length stated directly (a /Length object is not copied). */
+function streamPieces(object: SourceObject, length: number, meter: WorkMeter): Piece[] {
+	const entries = dictionaryEntries(object.body.text, tokenize(object.body, meter));
+	if (!entries) throw damaged(`stream object ${object.id} cannot be read`);
+	const pieces: Piece[] = ['<<'];
+	for (const [key, entry] of entries) if (key !== 'Length') pieces.push(' ', entry.key, ' ', entry.value);
+	pieces.push(` /Length ${length} >>`);
+	return pieces;
+}

@@ -1,0 +1,85 @@
+/**
+ * The walk through a JPEG's segments: tables are read as they come, the frame header is checked
+ * (and its size against the limit) before anything is allocated, and each scan goes to the
+ * streaming path (one sequential scan with every component) or the buffered one (progressive, or
+ * sequential in several scans). Each step moves forward in the file, so the walk is linear in it.
+ */
+import type { RgbImage } from '../raster';
+import { BufferedDecoder } from './buffered';
+import { JpegError } from './error';
+import { readHuffmanTables } from './huffman';
+import { layoutFor, type Layout } from './layout';
+import {
+	APP0,
+	APP14,
+	DHT,
+	DQT,
+	DRI,
+	EOI,
+	SOI,
+	SOS,
+	adobeTransform,
+	expectSoi,
+	isJfif,
+	isStartOfFrame,
+	parseFrame,
+	parseRestartInterval,
+	parseScan,
+	readSegment,
+	type Frame,
+} from './markers';
+import type { ColourModel } from './output';
+import { decodeSequentialScan } from './sequential';
+import { emptyTables, readQuantTables } from './tables';
+
+/** libjpeg's choice: Adobe's transform flag first, then JFIF, then component ids 'R' 'G' 'B'. */
+function colourModel(frame: Frame, jfif: boolean, adobe: number | undefined): ColourModel {
+	if (frame.components.length === 1) return 'gray';
+	if (adobe !== undefined) return adobe === 0 ? 'rgb' : 'ycc';
+	if (jfif) return 'ycc';
+	const ids = frame.components.map((c) => c.id);
+	return ids[0] === 0x52 && ids[1] === 0x47 && ids[2] === 0x42 ? 'rgb' : 'ycc';
+}
+
+export function decode(bytes: Uint8Array, scale: number, maxPixels: number): RgbImage {
+	expectSoi(bytes);
+	const tables = emptyTables();
+	let layout: Layout | undefined;
+	let buffered: BufferedDecoder | undefined;
+	let jfif = false;
+	let adobe: number | undefined;
+	let at = 2;
+	let ended = false;
+	for (;;) {
+		const segment = readSegment(bytes, at);
+		ended = segment?.marker === EOI;
+		if (!segment || ended) break;
+		at = segment.bodyEnd;
+		const { marker } = segment;
+		if (marker === DQT) readQuantTables(bytes, segment, tables.quant);
+		else if (marker === DHT) readHuffmanTables(bytes, segment, tables.dc, tables.ac);
+		else if (marker === DRI) tables.restartInterval = parseRestartInterval(bytes, segment);
+		else if (marker === APP0) jfif ||= isJfif(bytes, segment);
+		else if (marker === APP14) adobe = adobeTransform(bytes, segment) ?? adobe;
+		else if (marker === SOI) throw new JpegError('corrupt JPEG: a second start-of-image marker');
+		else if (isStartOfFrame(marker)) {
+			if (layout) throw new JpegError('corrupt JPEG: a second frame header');
+			layout = layoutFor(parseFrame(bytes, segment), scale, maxPixels, bytes.length);
+		} else if (marker === SOS) {
+			if (!layout) throw new JpegError('corrupt JPEG: image data before the frame header');
+			const { frame } = layout;
+			const scan = parseScan(bytes, segment, frame);
+			if (!buffered && !frame.progressive && scan.components.length === frame.components.length) {
+				return decodeSequentialScan(bytes, segment.bodyEnd, layout, scan, tables, colourModel(frame, jfif, adobe));
+			}
+			buffered ??= new BufferedDecoder(bytes, segment, layout);
+			at = buffered.scan(segment.bodyEnd, scan, tables);
+		}
+		// Anything else (COM, other APPn, a stray RSTn) carries nothing the decoder needs.
+	}
+	if (!layout) throw new JpegError('not a decodable JPEG: no frame header');
+	if (!buffered) throw new JpegError('JPEG truncated: no image data');
+	// Without the end marker, a progressive file may have lost whole scans: refuse rather than guess.
+	if (!ended) throw new JpegError('JPEG truncated: the data ends before the end-of-image marker');
+	return buffered.render(colourModel(layout.frame, jfif, adobe));
+}

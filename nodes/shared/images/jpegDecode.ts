@@ -1,0 +1,76 @@
+/**
+ * A JPEG decoder in plain TypeScript that can decode at 1/2, 1/4 or 1/8 size straight from the DCT
+ * coefficients (libjpeg's scaled IDCTs), so a 48-megapixel photo can be shrunk without ever
+ * holding it at full resolution.
+ *
+ * Decodes: baseline and extended sequential (SOF0/SOF1) and progressive (SOF2) Huffman JPEG,
+ * 8-bit, grayscale or three components (YCbCr, or RGB when Adobe/ids say so), any sampling
+ * factors, restart intervals. Refuses with a JpegError: arithmetic coding, lossless,
+ * hierarchical, 12-bit, CMYK/YCCK, a size of 0 or above `maxPixels`, and corrupt or truncated
+ * data (a scan that runs out of data is an error, not a grey remainder).
+ *
+ * Memory: a sequential JPEG in one scan (what cameras and phones write) is decoded MCU row by MCU
+ * row into the output: the output plus a few rows. A progressive one keeps N x N coefficients per
+ * block (N = 8 / scale) until its last scan: see jpeg/buffered.ts for the figures.
+ */
+import { decode } from './jpeg/decoder';
+import { JpegError } from './jpeg/error';
+import { APP1, EOI, SOS, expectSoi, exifOrientation, isStartOfFrame, parseFrame, readSegment, type Frame } from './jpeg/markers';
+import type { RgbImage } from './raster';
+
+export { JpegError };
+
+export interface JpegInfo {
+	width: number;
+	height: number;
+	components: number;
+	progressive: boolean;
+	/** EXIF orientation 1-8; 1 when absent */
+	orientation: number;
+}
+
+export interface JpegDecodeOptions {
+	/** output at 1/scale of the full size in each direction (rounded up) */
+	scale: 1 | 2 | 4 | 8;
+	/** refuse images whose declared width x height is above this; default DEFAULT_MAX_PIXELS */
+	maxPixels?: number;
+}
+
+export const DEFAULT_MAX_PIXELS = 100_000_000;
+
+/**
+ * Size, components, progressiveness and EXIF orientation, from the segments before the image data
+ * (no decoding). Throws a JpegError for a file `decodeJpeg` would refuse by its header.
+ */
+export function readJpegInfo(bytes: Uint8Array): JpegInfo {
+	expectSoi(bytes);
+	let frame: Frame | undefined;
+	let orientation: number | undefined;
+	let at = 2;
+	for (;;) {
+		const segment = readSegment(bytes, at);
+		if (!segment || segment.marker === EOI || segment.marker === SOS) break;
+		at = segment.bodyEnd;
+		if (segment.marker === APP1) orientation ??= exifOrientation(bytes, segment);
+		else if (isStartOfFrame(segment.marker)) {
+			if (frame) throw new JpegError('corrupt JPEG: a second frame header');
+			frame = parseFrame(bytes, segment);
+		}
+	}
+	if (!frame) throw new JpegError('not a decodable JPEG: no frame header before the image data');
+	return {
+		width: frame.width,
+		height: frame.height,
+		components: frame.components.length,
+		progressive: frame.progressive,
+		orientation: orientation ?? 1,
+	};
+}
+
+/** Decodes to 8-bit RGB at 1/scale size. Throws a JpegError for what it cannot or will not decode. */
+export function decodeJpeg(bytes: Uint8Array, options: JpegDecodeOptions): RgbImage {
+	const { scale } = options;
+	if (scale !== 1 && scale !== 2 && scale !== 4 && scale !== 8) throw new JpegError(`unsupported scale ${String(scale)} (1, 2, 4 or 8)`);
+	const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
+	return decode(bytes, scale, maxPixels);
+}

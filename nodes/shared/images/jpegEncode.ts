@@ -1,0 +1,334 @@
+import type { RgbImage } from './raster';
+
+/**
+ * Baseline JPEG (ITU T.81): YCbCr with 4:2:0 chroma, the Annex K quantisation tables scaled by
+ * quality as libjpeg scales them, the Annex K Huffman tables, a JFIF APP0 and nothing else (the
+ * orientation is already applied, so no EXIF). Float AAN DCT, as libjpeg's jfdctflt.
+ */
+
+const LUMA_QUANT = [
+	16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113,
+	92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+];
+const CHROMA_QUANT = [
+	17, 18, 24, 47, 99, 99, 99, 99, 18, 21, 26, 66, 99, 99, 99, 99, 24, 26, 56, 99, 99, 99, 99, 99, 47, 66, 99, 99, 99, 99, 99, 99, ...new Array<number>(32).fill(99),
+];
+
+/** Huffman tables of Annex K.3: code counts by length 1-16, then the symbols. */
+interface HuffmanSpec {
+	counts: number[];
+	symbols: number[];
+}
+const DC_LUMA: HuffmanSpec = { counts: [0, 1, 5, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0], symbols: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] };
+const DC_CHROMA: HuffmanSpec = { counts: [0, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0], symbols: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11] };
+const AC_LUMA: HuffmanSpec = {
+	counts: [0, 2, 1, 3, 3, 2, 4, 3, 5, 5, 4, 4, 0, 0, 1, 0x7d],
+	symbols: checkedAc([
+		0x01, 0x02, 0x03, 0x00, 0x04, 0x11, 0x05, 0x12, 0x21, 0x31, 0x41, 0x06, 0x13, 0x51, 0x61, 0x07, 0x22, 0x71, 0x14, 0x32, 0x81, 0x91, 0xa1, 0x08, 0x23, 0x42, 0xb1, 0xc1, 0x15, 0x52,
+		0xd1, 0xf0, 0x24, 0x33, 0x62, 0x72, 0x82, 0x09, 0x0a, 0x16, 0x17, 0x18, 0x19, 0x1a, 0x25, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x34, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44, 0x45,
+		0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a, 0x83,
+		0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4, 0xb5, 0xb6,
+		0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe1, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7, 0xe8,
+		0xe9, 0xea, 0xf1, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa,
+	]),
+};
+const AC_CHROMA: HuffmanSpec = {
+	counts: [0, 2, 1, 2, 4, 4, 3, 4, 7, 5, 4, 4, 0, 1, 2, 0x77],
+	symbols: checkedAc([
+		0x00, 0x01, 0x02, 0x03, 0x11, 0x04, 0x05, 0x21, 0x31, 0x06, 0x12, 0x41, 0x51, 0x07, 0x61, 0x71, 0x13, 0x22, 0x32, 0x81, 0x08, 0x14, 0x42, 0x91, 0xa1, 0xb1, 0xc1, 0x09, 0x23, 0x33,
+		0x52, 0xf0, 0x15, 0x62, 0x72, 0xd1, 0x0a, 0x16, 0x24, 0x34, 0xe1, 0x25, 0xf1, 0x17, 0x18, 0x19, 0x1a, 0x26, 0x27, 0x28, 0x29, 0x2a, 0x35, 0x36, 0x37, 0x38, 0x39, 0x3a, 0x43, 0x44,
+		0x45, 0x46, 0x47, 0x48, 0x49, 0x4a, 0x53, 0x54, 0x55, 0x56, 0x57, 0x58, 0x59, 0x5a, 0x63, 0x64, 0x65, 0x66, 0x67, 0x68, 0x69, 0x6a, 0x73, 0x74, 0x75, 0x76, 0x77, 0x78, 0x79, 0x7a,
+		0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99, 0x9a, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8, 0xa9, 0xaa, 0xb2, 0xb3, 0xb4,
+		0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xc2, 0xc3, 0xc4, 0xc5, 0xc6, 0xc7, 0xc8, 0xc9, 0xca, 0xd2, 0xd3, 0xd4, 0xd5, 0xd6, 0xd7, 0xd8, 0xd9, 0xda, 0xe2, 0xe3, 0xe4, 0xe5, 0xe6, 0xe7,
+		0xe8, 0xe9, 0xea, 0xf2, 0xf3, 0xf4, 0xf5, 0xf6, 0xf7, 0xf8, 0xf9, 0xfa,
+	]),
+};
+
+/** 162 distinct symbols: every run/size pair, EOB and ZRL; guards the tables against a typing slip. */
+function checkedAc(symbols: number[]): number[] {
+	if (symbols.length !== 162 || new Set(symbols).size !== 162) throw new Error('JPEG: a standard AC table is mistyped');
+	return symbols;
+}
+
+/** Natural (row-major) index of each zig-zag position. */
+const ZIGZAG = (() => {
+	const order: number[] = [];
+	for (let sum = 0; sum < 15; sum++) {
+		const rows: number[] = [];
+		for (let row = Math.max(0, sum - 7); row <= Math.min(sum, 7); row++) rows.push(row);
+		// Even diagonals run up and to the right, odd ones down and to the left.
+		if (sum % 2 === 0) rows.reverse();
+		for (const row of rows) order.push(row * 8 + sum - row);
+	}
+	return order;
+})();
+
+/** AAN scale factors: cos(k pi / 16) x sqrt(2) for k > 0. */
+const AAN = [1, 1.387039845, 1.306562965, 1.175875602, 1, 0.785694958, 0.5411961, 0.275899379];
+
+export function encodeJpeg(image: RgbImage, quality: number): Uint8Array {
+	const { width, height, data } = image;
+	if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 65535 || height > 65535) {
+		throw new Error(`JPEG: cannot encode a ${width} x ${height} image`);
+	}
+	if (data.length < width * height * 3) throw new Error('JPEG: the pixel data is shorter than width x height x 3');
+	const lumaTable = scaledTable(LUMA_QUANT, quality);
+	const chromaTable = scaledTable(CHROMA_QUANT, quality);
+	const out = new ByteWriter(width * height);
+	writeHeaders(out, width, height, lumaTable, chromaTable);
+	new ScanEncoder(out, lumaTable, chromaTable).encode(image);
+	out.bytes([0xff, 0xd9]);
+	return out.result();
+}
+
+/** libjpeg's jpeg_quality_scaling, clamped to 1-255 as for a baseline file. */
+function scaledTable(base: number[], quality: number): number[] {
+	const q = Math.min(100, Math.max(1, Math.round(Number.isFinite(quality) ? quality : 75)));
+	const scale = q < 50 ? Math.floor(5000 / q) : 200 - 2 * q;
+	return base.map((value) => Math.min(255, Math.max(1, Math.floor((value * scale + 50) / 100))));
+}
+
+function writeHeaders(out: ByteWriter, width: number, height: number, luma: number[], chroma: number[]): void {
+	out.bytes([0xff, 0xd8]);
+	// JFIF 1.01, no units, 1:1 pixel aspect, no thumbnail.
+	out.segment(0xe0, [0x4a, 0x46, 0x49, 0x46, 0, 1, 1, 0, 0, 1, 0, 1, 0, 0]);
+	out.segment(0xdb, [0, ...ZIGZAG.map((i) => luma[i]), 1, ...ZIGZAG.map((i) => chroma[i])]);
+	// Y samples 2 x 2 with table 0; Cb and Cr 1 x 1 with table 1: 4:2:0.
+	out.segment(0xc0, [8, height >> 8, height & 0xff, width >> 8, width & 0xff, 3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]);
+	const tables: Array<[number, HuffmanSpec]> = [
+		[0x00, DC_LUMA],
+		[0x10, AC_LUMA],
+		[0x01, DC_CHROMA],
+		[0x11, AC_CHROMA],
+	];
+	out.segment(
+		0xc4,
+		tables.flatMap(([id, spec]) => [id, ...spec.counts, ...spec.symbols]),
+	);
+	out.segment(0xda, [3, 1, 0x00, 2, 0x11, 3, 0x11, 0, 63, 0]);
+}
+
+/** Code and length of each symbol (T.81 Annex C). */
+function huffmanCodes(spec: HuffmanSpec): { code: Uint16Array; size: Uint8Array } {
+	const code = new Uint16Array(256);
+	const size = new Uint8Array(256);
+	let next = 0;
+	let k = 0;
+	for (let length = 1; length <= 16; length++) {
+		for (let i = 0; i < spec.counts[length - 1]; i++, k++) {
+			code[spec.symbols[k]] = next++;
+			size[spec.symbols[k]] = length;
+		}
+		next <<= 1;
+	}
+	return { code, size };
+}
+
+class ScanEncoder {
+	private readonly lumaDivisors: Float32Array;
+	private readonly chromaDivisors: Float32Array;
+	private readonly codes = [DC_LUMA, AC_LUMA, DC_CHROMA, AC_CHROMA].map(huffmanCodes);
+	private readonly y = new Float32Array(256);
+	private readonly cb = new Float32Array(256);
+	private readonly cr = new Float32Array(256);
+	private readonly block = new Float32Array(64);
+	private readonly quantised = new Int32Array(64);
+	private bitBuffer = 0;
+	private bitCount = 0;
+
+	constructor(
+		private readonly out: ByteWriter,
+		luma: number[],
+		chroma: number[],
+	) {
+		this.lumaDivisors = divisors(luma);
+		this.chromaDivisors = divisors(chroma);
+	}
+
+	encode({ width, height, data }: RgbImage): void {
+		const { y, cb, cr } = this;
+		const dc = [0, 0, 0];
+		for (let top = 0; top < height; top += 16) {
+			for (let left = 0; left < width; left += 16) {
+				// Pixels past the right or bottom edge repeat the edge, so partial blocks add no ringing.
+				for (let row = 0; row < 16; row++) {
+					const source = Math.min(top + row, height - 1) * width;
+					for (let column = 0; column < 16; column++) {
+						const at = 3 * (source + Math.min(left + column, width - 1));
+						const r = data[at];
+						const g = data[at + 1];
+						const b = data[at + 2];
+						const k = row * 16 + column;
+						y[k] = 0.299 * r + 0.587 * g + 0.114 * b - 128;
+						cb[k] = -0.168735892 * r - 0.331264108 * g + 0.5 * b;
+						cr[k] = 0.5 * r - 0.418687589 * g - 0.081312411 * b;
+					}
+				}
+				for (const [dx, dy] of [
+					[0, 0],
+					[8, 0],
+					[0, 8],
+					[8, 8],
+				]) {
+					this.copyBlock(y, dx, dy);
+					dc[0] = this.encodeBlock(this.lumaDivisors, dc[0], 0);
+				}
+				this.averageBlock(cb);
+				dc[1] = this.encodeBlock(this.chromaDivisors, dc[1], 2);
+				this.averageBlock(cr);
+				dc[2] = this.encodeBlock(this.chromaDivisors, dc[2], 2);
+			}
+		}
+		// Pad the last byte with ones (T.81 F.1.2.3).
+		if (this.bitCount > 0) this.putBits((1 << (8 - this.bitCount)) - 1, 8 - this.bitCount);
+	}
+
+	private copyBlock(plane: Float32Array, dx: number, dy: number): void {
+		for (let row = 0; row < 8; row++) for (let column = 0; column < 8; column++) this.block[row * 8 + column] = plane[(dy + row) * 16 + dx + column];
+	}
+
+	/** 4:2:0 chroma: each sample the mean of a 2 x 2 square, not just one of its four pixels. */
+	private averageBlock(plane: Float32Array): void {
+		for (let row = 0; row < 8; row++) {
+			for (let column = 0; column < 8; column++) {
+				const at = row * 32 + column * 2;
+				this.block[row * 8 + column] = (plane[at] + plane[at + 1] + plane[at + 16] + plane[at + 17]) / 4;
+			}
+		}
+	}
+
+	/** DCT, quantise, Huffman-code the block; returns its DC value for the next difference. */
+	private encodeBlock(divisorTable: Float32Array, previousDc: number, table: 0 | 2): number {
+		const { block, quantised } = this;
+		forwardDct(block);
+		for (let k = 0; k < 64; k++) {
+			const i = ZIGZAG[k];
+			const value = block[i] * divisorTable[i];
+			// Rounds half away from zero, as libjpeg does; an AC value must fit in 10 bits (T.81 F.1.2.2).
+			const rounded = value < 0 ? -Math.floor(0.5 - value) : Math.floor(value + 0.5);
+			quantised[k] = k === 0 ? rounded : Math.max(-1023, Math.min(1023, rounded));
+		}
+		const dcCodes = this.codes[table];
+		const acCodes = this.codes[table + 1];
+		this.putValue(quantised[0] - previousDc, dcCodes, 0);
+		let run = 0;
+		for (let k = 1; k < 64; k++) {
+			const value = quantised[k];
+			if (value === 0) {
+				run++;
+				continue;
+			}
+			for (; run >= 16; run -= 16) this.putBits(acCodes.code[0xf0], acCodes.size[0xf0]);
+			this.putValue(value, acCodes, run << 4);
+			run = 0;
+		}
+		if (run > 0) this.putBits(acCodes.code[0], acCodes.size[0]);
+		return quantised[0];
+	}
+
+	/** The symbol (run and size category) then the value's bits: negatives in one's complement. */
+	private putValue(value: number, codes: { code: Uint16Array; size: Uint8Array }, run: number): void {
+		const magnitude = Math.abs(value);
+		const category = magnitude === 0 ? 0 : 32 - Math.clz32(magnitude);
+		const symbol = run | category;
+		this.putBits(codes.code[symbol], codes.size[symbol]);
+		if (category > 0) this.putBits(value < 0 ? value - 1 + (1 << category) : value, category);
+	}
+
+	private putBits(bits: number, count: number): void {
+		this.bitBuffer = (this.bitBuffer << count) | bits;
+		this.bitCount += count;
+		while (this.bitCount >= 8) {
+			this.bitCount -= 8;
+			const byte = (this.bitBuffer >>> this.bitCount) & 0xff;
+			this.out.byte(byte);
+			// A 0xFF in entropy-coded data is followed by a stuffed zero (T.81 B.1.1.5).
+			if (byte === 0xff) this.out.byte(0);
+		}
+		this.bitBuffer &= (1 << this.bitCount) - 1;
+	}
+}
+
+/** 1 / (quantiser x AAN row and column scales x 8): the DCT's output times this is quantised. */
+function divisors(table: number[]): Float32Array {
+	const result = new Float32Array(64);
+	for (let row = 0; row < 8; row++) for (let column = 0; column < 8; column++) result[row * 8 + column] = 1 / (table[row * 8 + column] * AAN[row] * AAN[column] * 8);
+	return result;
+}
+
+/** libjpeg's jfdctflt (Arai, Agui, Nakajima), rows then columns, in place; outputs are AAN-scaled. */
+function forwardDct(d: Float32Array): void {
+	for (let pass = 0; pass < 2; pass++) {
+		// Rows: stride 1 within a row, 8 between rows; columns: the other way round.
+		const step = pass === 0 ? 1 : 8;
+		const next = pass === 0 ? 8 : 1;
+		for (let line = 0; line < 8; line++) {
+			const p = line * next;
+			const tmp0 = d[p] + d[p + 7 * step];
+			const tmp7 = d[p] - d[p + 7 * step];
+			const tmp1 = d[p + step] + d[p + 6 * step];
+			const tmp6 = d[p + step] - d[p + 6 * step];
+			const tmp2 = d[p + 2 * step] + d[p + 5 * step];
+			const tmp5 = d[p + 2 * step] - d[p + 5 * step];
+			const tmp3 = d[p + 3 * step] + d[p + 4 * step];
+			const tmp4 = d[p + 3 * step] - d[p + 4 * step];
+
+			const tmp10 = tmp0 + tmp3;
+			const tmp13 = tmp0 - tmp3;
+			const tmp11 = tmp1 + tmp2;
+			const tmp12 = tmp1 - tmp2;
+			d[p] = tmp10 + tmp11;
+			d[p + 4 * step] = tmp10 - tmp11;
+			const z1 = (tmp12 + tmp13) * 0.707106781;
+			d[p + 2 * step] = tmp13 + z1;
+			d[p + 6 * step] = tmp13 - z1;
+
+			const odd10 = tmp4 + tmp5;
+			const odd11 = tmp5 + tmp6;
+			const odd12 = tmp6 + tmp7;
+			const z5 = (odd10 - odd12) * 0.382683433;
+			const z2 = 0.5411961 * odd10 + z5;
+			const z4 = 1.306562965 * odd12 + z5;
+			const z3 = odd11 * 0.707106781;
+			const z11 = tmp7 + z3;
+			const z13 = tmp7 - z3;
+			d[p + 5 * step] = z13 + z2;
+			d[p + 3 * step] = z13 - z2;
+			d[p + step] = z11 + z4;
+			d[p + 7 * step] = z11 - z4;
+		}
+	}
+}
+
+/** A growing byte buffer: the encoded size is not known ahead. */
+class ByteWriter {
+	private buffer: Uint8Array;
+	private length = 0;
+
+	constructor(expected: number) {
+		this.buffer = new Uint8Array(Math.max(1024, expected >> 2));
+	}
+
+	byte(value: number): void {
+		if (this.length === this.buffer.length) {
+			const grown = new Uint8Array(this.buffer.length * 2);
+			grown.set(this.buffer);
+			this.buffer = grown;
+		}
+		this.buffer[this.length++] = value;
+	}
+
+	bytes(values: number[]): void {
+		for (const value of values) this.byte(value);
+	}
+
+	/** A marker segment: FF, marker, big-endian length (which counts itself), body. */
+	segment(marker: number, body: number[]): void {
+		const length = body.length + 2;
+		this.bytes([0xff, marker, length >> 8, length & 0xff, ...body]);
+	}
+
+	result(): Uint8Array {
+		return this.buffer.slice(0, this.length);
+	}
+}

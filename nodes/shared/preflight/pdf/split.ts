@@ -1,12 +1,13 @@
 import { formatMegabytes } from '../../limits';
-import { isWhitespace, Lexer } from './lexer';
-import { readObjectAt, streamDataAt, streamDataEnd, type ObjectAt } from './objectAt';
-import { dictionaryEntries, PartWriter, referencesIn, tokenize, type Piece, type TokenRun } from './pdfWriter';
-import { decodeStream, MAX_INFLATED_BYTES, objectStreamMembers } from './streams';
-import { parseValue } from './syntax';
+import { dictionaryEntries, PartWriter, referencesIn, tokenize, type Piece } from './pdfWriter';
+import { MAX_INFLATED_BYTES } from './streams';
 import { PdfText } from './text';
-import { dictionaryValue, isDict, OutOfWork, PdfRef, WorkMeter, type PdfDict, type PdfValue, type TextRange } from './values';
-import { IndexUnusable, PdfIndex, type IndexEntry } from './xref';
+import { dictionaryValue, isDict, OutOfWork, PdfRef, WorkMeter, type PdfDict } from './values';
+import { IndexUnusable, PdfIndex } from './xref';
+import { readPageTree, type Page, type PageTree } from './splitPages';
+import { damaged, HEADER_WINDOW, PdfSplitError, READ_WORK_PER_INFLATED_BYTE, ReadingShare, SourceFile, type SourceObject } from './splitSource';
+
+export { PdfSplitError, type SplitRefusal } from './splitSource';
 
 /**
  * Splits a PDF into parts by pages without rendering anything: each part is a new file made of
@@ -35,19 +36,6 @@ import { IndexUnusable, PdfIndex, type IndexEntry } from './xref';
  * again is refused), writing at most a few units per byte written, and a time limit.
  */
 
-export type SplitRefusal = 'encrypted' | 'damaged' | 'pages' | 'too-large' | 'too-complex';
-
-/** Why a PDF cannot be split as asked; the message is for the user. */
-export class PdfSplitError extends Error {
-	constructor(
-		readonly reason: SplitRefusal,
-		message: string,
-	) {
-		super(message);
-		this.name = 'PdfSplitError';
-	}
-}
-
 export interface SplitLimits {
 	/** All the work, in units of about one byte read or written; default from `splitBudget`. */
 	work?: number;
@@ -60,8 +48,6 @@ export interface SplitLimits {
 
 /** Work a reading may cost per byte of the file: the index, every object parsed once, with room. */
 const READ_WORK_PER_BYTE = 6;
-/** Work per byte of an inflated object stream: parsing its members (the inflating is charged apart). */
-const READ_WORK_PER_INFLATED_BYTE = 2;
 const READ_WORK_ALLOWANCE = 1024 * 1024;
 /** Parts repeat what their pages share (fonts, logos): room for that, linear in the file. */
 const OUTPUT_BYTES_PER_BYTE = 8;
@@ -140,233 +126,6 @@ function refusal(error: unknown): unknown {
 	}
 	if (error instanceof IndexUnusable) return damaged(error.message.replace(/^PDF index: /, ''));
 	return error;
-}
-
-function damaged(detail: string): PdfSplitError {
-	return new PdfSplitError('damaged', `The PDF cannot be split: its structure is damaged or incomplete (${detail}). Opening it in a PDF program and saving it again usually repairs it.`);
-}
-
-/**
- * The reading's share of the meter: a few passes over the file, plus what inflating object
- * streams adds. Past it, the file makes the same bytes be read again and again (e.g. strings
- * that each run on to the end of the file), and is refused rather than read in quadratic time.
- */
-class ReadingShare extends WorkMeter {
-	constructor(
-		readonly whole: WorkMeter,
-		private allowance: number,
-	) {
-		super(Infinity);
-	}
-
-	/** More room, for data the reading has just inflated. */
-	grant(units: number): void {
-		this.allowance += units;
-	}
-
-	override charge(units: number): void {
-		this.whole.charge(units);
-		this.spent += units;
-		if (this.spent > this.allowance) throw new OutOfWork();
-	}
-
-	override lookAtClock(): void {
-		this.whole.lookAtClock();
-	}
-}
-
-/** An indirect object of the file: its value, its text, and where it is when it may be a stream. */
-interface SourceObject {
-	id: number;
-	value: PdfValue;
-	/** The value's text (for a member of an object stream, in the inflated stream). */
-	body: TextRange;
-	/** Objects at an offset in the file: a stream's data follows the value. */
-	at?: ObjectAt;
-}
-
-type Members = ReturnType<typeof objectStreamMembers>;
-
-/** The first token after an object's `obj` keyword is this close to the offset the index gives. */
-const HEADER_WINDOW = 1024;
-
-/** The file's objects where its index says they are, each read once (promises, so an object stream is inflated once). */
-class SourceFile {
-	private readonly objects = new Map<number, Promise<SourceObject | null>>();
-	private readonly objectStreams = new Map<number, Promise<Members>>();
-	private readonly data = new Map<number, Uint8Array | undefined>();
-	private inflatedBudget = MAX_INFLATED_BYTES;
-
-	constructor(
-		private readonly text: PdfText,
-		readonly meter: ReadingShare,
-		private readonly index: PdfIndex,
-	) {}
-
-	/** The object, or null when the index lists it as free or not at all (a reference to it means null, 7.3.10). */
-	object(id: number): Promise<SourceObject | null> {
-		let object = this.objects.get(id);
-		if (!object) {
-			object = this.load(id, this.index.lookup(id));
-			this.objects.set(id, object);
-		}
-		return object;
-	}
-
-	/** A stream's data as stored (filters untouched), or undefined when the object is no stream. */
-	async streamData(object: SourceObject): Promise<Uint8Array | undefined> {
-		if (!object.at || !isDict(object.value)) return undefined;
-		if (this.data.has(object.id)) return this.data.get(object.id);
-		// Reading a /Length object never needs stream data, so this cannot wait for itself.
-		const lengthValue = object.value.get('Length');
-		const length = lengthValue instanceof PdfRef ? (await this.object(lengthValue.id))?.value : lengthValue;
-		const data = storedStreamData(this.text, object.at, typeof length === 'number' && Number.isInteger(length) ? length : undefined, this.meter);
-		this.data.set(object.id, data);
-		return data;
-	}
-
-	private async load(id: number, entry: IndexEntry | undefined): Promise<SourceObject | null> {
-		if (!entry || entry.kind === 'free') return null;
-		if (entry.kind === 'offset') {
-			const at = readObjectAt(this.text, entry.offset, this.meter);
-			if (!at || at.id !== id) throw damaged(`object ${id} is not where the cross-reference table puts it`);
-			return { id, value: at.value, body: { text: this.text, start: this.bodyStart(entry.offset), end: at.end }, at };
-		}
-		const member = (await this.members(entry.stream))[entry.index];
-		if (member?.id !== id) throw damaged(`object ${id} is not in object stream ${entry.stream} where the index puts it`);
-		const parsed = parseValue(member.range, this.meter);
-		if (!parsed) throw damaged(`object ${id} cannot be read`);
-		return { id, value: parsed.value, body: { ...member.range, end: parsed.end }, at: undefined };
-	}
-
-	/** Just past `id gen obj`, which readObjectAt has found at `offset`. */
-	private bodyStart(offset: number): number {
-		const lexer = new Lexer({ text: this.text, start: offset, end: Math.min(this.text.length, offset + HEADER_WINDOW) }, this.meter);
-		for (let i = 0; i < 3; i++) lexer.next();
-		return lexer.offset;
-	}
-
-	private members(streamId: number): Promise<Members> {
-		let members = this.objectStreams.get(streamId);
-		if (!members) {
-			members = this.readMembers(streamId);
-			this.objectStreams.set(streamId, members);
-		}
-		return members;
-	}
-
-	private async readMembers(streamId: number): Promise<Members> {
-		// An object stream is itself at an offset: one inside an object stream (itself, say) is refused.
-		const entry = this.index.lookup(streamId);
-		if (entry?.kind !== 'offset') throw damaged(`object stream ${streamId} is not at an offset in the file`);
-		const stream = await this.object(streamId);
-		const dictionary = stream?.value;
-		if (!stream?.at || !isDict(dictionary) || dictionaryValue.name(dictionary, 'Type') !== 'ObjStm') throw damaged(`object ${streamId} is not an object stream`);
-		// Its /Length is followed only to an object at an offset (7.5.7), never into an object stream.
-		const lengthRef = dictionary.get('Length');
-		const length = lengthRef instanceof PdfRef && this.index.lookup(lengthRef.id)?.kind === 'offset' ? (await this.object(lengthRef.id))?.value : undefined;
-		const raw = storedStreamData(this.text, stream.at, typeof length === 'number' && Number.isInteger(length) ? length : undefined, this.meter);
-		// Inflating is charged to the whole meter, bounded by the inflate budget: the reading's
-		// share only pays for parsing what came out, and is granted that.
-		const data = raw && (dictionary.has('Filter') ? await decodeStream(dictionary, raw, this.meter.whole, this.inflatedBudget) : raw);
-		if (!data) throw damaged(`object stream ${streamId} cannot be decoded, or inflates to more than ${formatMegabytes(MAX_INFLATED_BYTES)} MB in all`);
-		this.inflatedBudget -= data.length;
-		this.meter.grant(READ_WORK_PER_INFLATED_BYTE * data.length);
-		return objectStreamMembers(dictionary, data, this.meter);
-	}
-}
-
-/** Blanks some writers put between `stream` and its end of line; and before `stream`, as objectAt.ts allows. */
-const MAX_BLANKS_AFTER_STREAM = 16;
-const MAX_BLANKS_BEFORE_STREAM = 48;
-
-/**
- * A stream's data (streamDataAt), also when its writer put blanks between `stream` and the end of
- * line (`stream \r\n`: readers take it). A dictionary followed by `stream` whose data cannot be
- * found is refused: written as a mere dictionary, a page would silently lose its content.
- */
-function storedStreamData(text: PdfText, at: ObjectAt, length: number | undefined, meter: WorkMeter): Uint8Array | undefined {
-	const data = streamDataAt(text, at, length, meter);
-	if (data || !isDict(at.value)) return data;
-	let keyword = at.end;
-	while (keyword - at.end < MAX_BLANKS_BEFORE_STREAM && isWhitespace(text.charCodeAt(keyword))) keyword++;
-	if (!text.startsWith('stream', keyword)) return undefined;
-	let start = keyword + 'stream'.length;
-	while (start - keyword < MAX_BLANKS_AFTER_STREAM && (text.charAt(start) === ' ' || text.charAt(start) === '\t')) start++;
-	if (text.charAt(start) === '\r') start++;
-	if (text.charAt(start) === '\n') start++;
-	else if (text.charAt(start - 1) !== '\r') throw damaged(`the data of stream object ${at.id} cannot be found`);
-	return text.bytes(start, streamDataEnd(text, start, length ?? dictionaryValue.integer(at.value, 'Length'), meter));
-}
-
-/** What a page takes from its /Pages ancestors when it does not state it itself (7.7.3.4). */
-const INHERITABLE = ['Resources', 'MediaBox', 'CropBox', 'Rotate'] as const;
-
-interface Page {
-	object: SourceObject;
-	/** The nearest ancestor's value of each inheritable attribute, as its text. */
-	inherited: ReadonlyMap<string, TokenRun>;
-}
-
-interface PageTree {
-	/** The leaves, in document order. */
-	pages: Page[];
-	pageIds: Set<number>;
-	/** The /Pages nodes: never copied (each part has its own). */
-	nodes: Set<number>;
-}
-
-/**
- * The page tree's leaves in order, depth first, without recursion. A node reached twice (a /Kids
- * loop, a page listed twice), a node that is not a dictionary, or a root /Count other than the
- * leaves found means the tree cannot be trusted to say which page is which.
- */
-async function readPageTree(file: SourceFile, rootRef: PdfValue | undefined): Promise<PageTree> {
-	if (!(rootRef instanceof PdfRef)) throw damaged('the catalog names no page tree');
-	const tree: PageTree = { pages: [], pageIds: new Set(), nodes: new Set() };
-	const pending: Array<{ id: number; inherited: ReadonlyMap<string, TokenRun> }> = [{ id: rootRef.id, inherited: new Map() }];
-	const reached = new Set<number>([rootRef.id]);
-	let rootCount: number | undefined;
-	for (let next = pending.pop(); next; next = pending.pop()) {
-		file.meter.charge(1);
-		const node = await file.object(next.id);
-		if (!node || !isDict(node.value)) throw damaged(`page tree node ${next.id} is missing or not a dictionary`);
-		const kids = node.value.get('Kids');
-		const type = dictionaryValue.name(node.value, 'Type') ?? (kids === undefined ? 'Page' : 'Pages');
-		if (next.id === rootRef.id) rootCount = dictionaryValue.integer(node.value, 'Count');
-		if (type === 'Page') {
-			tree.pages.push({ object: node, inherited: next.inherited });
-			tree.pageIds.add(node.id);
-			continue;
-		}
-		if (type !== 'Pages' || !Array.isArray(kids)) throw damaged(`page tree node ${next.id} is neither a page nor a list of pages`);
-		tree.nodes.add(node.id);
-		const inherited = inheritedThrough(node, next.inherited, file.meter);
-		// Pushed last to first: the first kid is taken next, so leaves come in document order.
-		for (let i = kids.length - 1; i >= 0; i--) {
-			const kid = kids[i];
-			file.meter.charge(1);
-			if (!(kid instanceof PdfRef)) throw damaged(`page tree node ${next.id} lists something other than a page`);
-			if (reached.has(kid.id)) throw damaged(`the page tree reaches object ${kid.id} twice (its /Kids loop or repeat a page)`);
-			reached.add(kid.id);
-			pending.push({ id: kid.id, inherited });
-		}
-	}
-	if (rootCount !== undefined && rootCount !== tree.pages.length) throw damaged(`its page tree says ${rootCount} pages but holds ${tree.pages.length}`);
-	return tree;
-}
-
-/** The attributes a node passes on: its own where it states them, else its parent's. */
-function inheritedThrough(node: SourceObject, fromParent: ReadonlyMap<string, TokenRun>, meter: WorkMeter): ReadonlyMap<string, TokenRun> {
-	if (!isDict(node.value) || !INHERITABLE.some((key) => (node.value as PdfDict).has(key))) return fromParent;
-	const entries = dictionaryEntries(node.body.text, tokenize(node.body, meter));
-	if (!entries) throw damaged(`page tree node ${node.id} cannot be read`);
-	const inherited = new Map(fromParent);
-	for (const key of INHERITABLE) {
-		const entry = entries.get(key);
-		if (entry) inherited.set(key, entry.value);
-	}
-	return inherited;
 }
 
 function checkGroups(groups: number[][], pageCount: number, meter: WorkMeter): void {

@@ -326,7 +326,8 @@ describe.concurrent('every output of the action node and the Poller', { timeout:
 		expectAcceptedEverywhere('poller, unreadable, error output', await poller(cred, {}, unknown, { onError: 'continueErrorOutput' }), [0, 0, 0, 0, 2]);
 	});
 
-	it('Get Result in every mode, and an unknown result', async () => {
+	// The test's own expect: in a concurrent block the global one cannot tell which test a poll belongs to.
+	it('Get Result in every mode, and an unknown result', async ({ expect }) => {
 		const { cred } = newAccount();
 		const receipts = await action(cred, { resource: 'document', operation: 'extract', waitForResult: false }, [await document('invoiceEn')]);
 		const resultId = String(receipts.outputs[0][0].json.result_id);

@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
 import { nameForContent } from '../../nodes/shared/preflight/fileTypes';
 import { checkResultId, checkTemplateId, isResultId } from '../../nodes/shared/preflight/ids';
+import { PDF_TIME_LIMIT_MS } from '../../nodes/shared/preflight/pdf/structure';
 import { inspectUpload, type UploadInspection } from '../../nodes/shared/preflight/upload';
 
 const latin1 = (text: string) => Uint8Array.from(text, (char) => char.charCodeAt(0));
@@ -35,6 +36,8 @@ function expectProblem(inspection: UploadInspection, code: string): { message: s
 	expect(inspection.code).toBe(code);
 	return inspection;
 }
+
+const verdict = (inspection: UploadInspection) => (inspection.ok ? inspection.pages : inspection.code);
 
 function expectAccepted(inspection: UploadInspection) {
 	if (!inspection.ok) throw new Error(`expected the file to pass, got: ${inspection.message}`);
@@ -70,6 +73,20 @@ describe('inspectUpload: PDF page count', () => {
 		expect(problem.message).toContain('51 pages');
 		expect(problem.message).toContain(String(MAX_PAGES_PER_DOCUMENT));
 		expect(problem.description).toMatch(/^Split the PDF/);
+	});
+
+	it('counts the pages on a busy n8n: what other executions do while a stream inflates is not charged to the file', async () => {
+		// Another execution holds the event loop for twice the time limit while the object stream
+		// inflates off it. Counting that time gave "page count unknown" (and 51 pages went unjudged).
+		const busy = setImmediate(() => {
+			const until = performance.now() + 2 * PDF_TIME_LIMIT_MS;
+			while (performance.now() < until);
+		});
+		try {
+			expect(verdict(await inspectUpload(compressed51, 'long.pdf'))).toBe('PDF_TOO_MANY_PAGES');
+		} finally {
+			clearImmediate(busy);
+		}
 	});
 
 	it(`accepts exactly ${MAX_PAGES_PER_DOCUMENT} pages`, async () => {

@@ -58,6 +58,10 @@ export class ReadingShare extends WorkMeter {
 	override lookAtClock(): void {
 		this.whole.lookAtClock();
 	}
+
+	override offTheClock<T>(work: Promise<T>): Promise<T> {
+		return this.whole.offTheClock(work);
+	}
 }
 
 /** An indirect object of the file: its value, its text, and where it is when it may be a stream. */

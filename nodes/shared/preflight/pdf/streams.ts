@@ -42,7 +42,7 @@ export async function inflate(data: Uint8Array, meter: WorkMeter, budget: number
 		for (;;) {
 			let chunk: Awaited<ReturnType<typeof reader.read>>;
 			try {
-				chunk = await reader.read();
+				chunk = await meter.offTheClock(reader.read());
 			} catch {
 				// A damaged stream only means this route to the page count is closed.
 				return null;

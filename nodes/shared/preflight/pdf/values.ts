@@ -9,11 +9,11 @@ import type { PdfText } from './text';
 export class WorkMeter {
 	spent = 0;
 	private nextClockCheck = CLOCK_CHECK_UNITS;
-	private readonly deadline: number;
+	private deadline: number;
 
 	/**
-	 * `limit` bounds the work (linear in the file); `timeLimitMs` bounds the time it may take on a
-	 * slow or busy machine, read from the clock every few thousand units.
+	 * `limit` bounds the work (linear in the file); `timeLimitMs` bounds the time it holds n8n's
+	 * event loop on a slow or busy machine, read from the clock every few thousand units.
 	 */
 	constructor(
 		readonly limit: number,
@@ -37,6 +37,20 @@ export class WorkMeter {
 	lookAtClock(): void {
 		this.nextClockCheck = this.spent + CLOCK_CHECK_UNITS;
 		if (this.now() > this.deadline) throw new OutOfWork();
+	}
+
+	/**
+	 * Awaits work done off the event loop (inflating): the time it takes is not this file's, since
+	 * other executions run meanwhile. Counting it cut a file short on a busy n8n, the page count then
+	 * unknown for want of time another execution took.
+	 */
+	async offTheClock<T>(work: Promise<T>): Promise<T> {
+		const startedAt = this.now();
+		try {
+			return await work;
+		} finally {
+			this.deadline += this.now() - startedAt;
+		}
 	}
 }
 
@@ -65,6 +79,10 @@ export class WorkShare extends WorkMeter {
 
 	override lookAtClock(): void {
 		this.whole.lookAtClock();
+	}
+
+	override offTheClock<T>(work: Promise<T>): Promise<T> {
+		return this.whole.offTheClock(work);
 	}
 }
 

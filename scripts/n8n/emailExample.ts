@@ -140,6 +140,12 @@ export async function runEmailExample(
 		beforeActivate?: (api: N8nRestApi) => Promise<void>;
 		/** In the running n8n, once every batch has been run: read what the workflow wrote there. */
 		afterRuns?: (api: N8nRestApi, run: EmailRun) => Promise<void>;
+		/**
+		 * Called while an execution of the workflow waits (a Wait node's form): what a person does
+		 * then (submit the form). Called again on every poll while it waits; without it, a waiting
+		 * execution counts as one still running.
+		 */
+		onWaiting?: (api: N8nRestApi, execution: SavedExecution) => Promise<void>;
 	},
 ): Promise<EmailRun> {
 	await cli.importCredentials([...options.credentials, imapCredential(options.mailbox)]);
@@ -161,7 +167,7 @@ export async function runEmailExample(
 				for (const email of emails) await options.mailbox.deliver(email.message);
 				delivered += emails.length;
 				options.log(`Delivered ${emails.length} emails to ${options.mailbox.user}`);
-				run = await collectRuns(api, options.workflow.id, earlier, delivered, options.timeoutMs ?? 120_000);
+				run = await collectRuns(api, options.workflow.id, earlier, delivered, options.timeoutMs ?? 120_000, options.onWaiting);
 			}
 			run ??= emailRunOf([]);
 			await options.afterRuns?.(api, run);
@@ -187,10 +193,20 @@ async function waitForTriggerLogin(mailbox: Mailbox, timeoutMs: number): Promise
 }
 
 /** Waits until finished executions of the workflow (but the `earlier` ones) have handled `emailCount` emails; returns their items. */
-async function collectRuns(api: N8nRestApi, workflowId: string, earlier: Set<string>, emailCount: number, timeoutMs: number): Promise<EmailRun> {
+async function collectRuns(
+	api: N8nRestApi,
+	workflowId: string,
+	earlier: Set<string>,
+	emailCount: number,
+	timeoutMs: number,
+	onWaiting?: (api: N8nRestApi, execution: SavedExecution) => Promise<void>,
+): Promise<EmailRun> {
 	const deadline = Date.now() + timeoutMs;
 	for (;;) {
 		const listed = (await api.listExecutions(workflowId)).filter((execution) => !earlier.has(execution.id));
+		if (onWaiting) {
+			for (const waiting of listed.filter((execution) => execution.status === 'waiting')) await onWaiting(api, await api.getExecution(waiting.id));
+		}
 		const running = listed.filter((execution) => !['success', 'error', 'crashed', 'canceled'].includes(execution.status));
 		const finished = listed.filter((execution) => !running.includes(execution)).sort((a, b) => Number(a.id) - Number(b.id));
 		const executions = await Promise.all(finished.map((execution) => api.getExecution(execution.id)));

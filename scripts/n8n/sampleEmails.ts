@@ -311,6 +311,11 @@ export async function sampleMailbox(options: SampleMailboxOptions = {}): Promise
 	return [morning, afternoon];
 }
 
+/** One plain email with one file attached, as a supplier sends an invoice. */
+export function emailWithAttachment(header: { from: string; subject: string; date: string }, body: string, attachment: { bytes: Buffer; contentType: string; fileName: string }): Buffer {
+	return message(header, multipart('mixed', [text('plain', body), file(attachment.bytes, attachment.contentType, attachment.fileName, 'attachment')]));
+}
+
 function message(header: { from: string; subject: string; date: string }, body: Part): Buffer {
 	const lines = [
 		`From: ${encodedWords(header.from)}`,

@@ -16,34 +16,23 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-import type { WorkflowJson } from '../../scripts/n8n/cli';
 import { dovecotMissing, startDovecot, type Mailbox } from '../../scripts/n8n/dovecot';
 import { createN8nHome, runEmailExample, type EmailRun } from '../../scripts/n8n/emailExample';
-import type { N8nRestApi } from '../../scripts/n8n/restApi';
 import { PROTECTED_CONTRACT, sampleMailbox, type SampleEmail, type SampleMailbox } from '../../scripts/n8n/sampleEmails';
 import { EXAMPLE_CREDENTIAL, loadExample, sandboxCredential } from '../../scripts/n8n/workflows';
 import { SAMPLES } from '../fixtures';
 import { skipNotice } from '../harness/skipNotice';
 import type { RemoteSandbox } from '../harness/remoteSandbox';
+import { columnsOf, DATA_TABLE_NODES, exampleNode as node, personalProject, rowsOf, setColumns, setUpAsOnN8n1, tableOf, tablesNamed, type DataTable, type Row } from './dataTables';
 import { e2eOwner, n8n, startE2eSandbox } from './support';
 
 const missing = dovecotMissing();
 if (missing && process.env.REQUIRE_DOVECOT === '1') throw new Error(`REQUIRE_DOVECOT is set: ${missing}`);
 if (missing) skipNotice(`the Data Table example: ${missing.split('\n')[0]}`);
 
-type Row = Record<string, unknown>;
 type Lines = Array<{ description: string; quantity?: number; unit_price?: number; amount?: number }>;
 
-/** The example's nodes the test reads or, on n8n 1.x, changes as its sticky note says. */
-const NODES = {
-	createLines: 'Create Invoice Lines Table',
-	createAttention: 'Create Needs Attention Table',
-	lineColumns: 'Invoice Line Columns',
-	attentionColumns: 'Needs Attention',
-	addLines: 'Add to Invoice Lines',
-	addAttention: 'Add to Needs Attention',
-	tablesNote: 'The Two Tables',
-} as const;
+const NODES = DATA_TABLE_NODES;
 
 /** Each readable document's lines, as the sample's truth has them. */
 const EXPECTED_LINES: Record<string, Lines> = {
@@ -53,84 +42,6 @@ const EXPECTED_LINES: Record<string, Lines> = {
 	'rechnung-de.pdf': (SAMPLES.invoiceDe.expected as { line_items: Lines }).line_items,
 	'facture-fr.pdf': (SAMPLES.invoiceFr.expected as { line_items: Lines }).line_items,
 };
-
-interface TableSpec {
-	name: string;
-	columns: Array<{ name: string; type: string }>;
-}
-
-interface DataTable {
-	id: string;
-	name: string;
-	projectId: string;
-}
-
-function node(workflow: WorkflowJson, name: string): WorkflowJson['nodes'][number] {
-	const found = workflow.nodes.find((candidate) => candidate.name === name);
-	if (!found) throw new Error(`The example has no node named "${name}"`);
-	return found;
-}
-
-/** The table a Create node of the example makes: its name and columns. */
-function tableOf(workflow: WorkflowJson, createNode: string): TableSpec {
-	const parameters = node(workflow, createNode).parameters as { tableName: string; columns: { column: Array<{ name: string; type: string }> } };
-	return { name: parameters.tableName, columns: parameters.columns.column.map(({ name, type }) => ({ name, type })) };
-}
-
-/** The columns an Edit Fields (Set) node of the example keeps. */
-function setColumns(workflow: WorkflowJson, setNode: string): string[] {
-	const parameters = node(workflow, setNode).parameters as { assignments: { assignments: Array<{ name: string }> }; includeOtherFields?: boolean };
-	expect(parameters.includeOtherFields ?? false, `${setNode} keeps only its own columns`).toBe(false);
-	return parameters.assignments.assignments.map((assignment) => assignment.name);
-}
-
-/** `{ data: x }` as n8n's REST API wraps its answers. */
-const unwrap = <T>(body: { data: T }): T => body.data;
-
-async function personalProject(api: N8nRestApi): Promise<string> {
-	return unwrap(await api.json<{ data: { id: string } }>('GET', '/rest/projects/personal')).id;
-}
-
-async function tablesNamed(api: N8nRestApi, projectId: string, name: string): Promise<DataTable[]> {
-	const filter = encodeURIComponent(JSON.stringify({ name }));
-	const { data } = unwrap(await api.json<{ data: { data: DataTable[] } }>('GET', `/rest/projects/${projectId}/data-tables?filter=${filter}&take=250`));
-	return data.filter((table) => table.name === name);
-}
-
-async function columnsOf(api: N8nRestApi, table: DataTable): Promise<Array<{ name: string; type: string; index: number }>> {
-	const columns = unwrap(await api.json<{ data: Array<{ name: string; type: string; index: number }> }>('GET', `/rest/projects/${table.projectId}/data-tables/${table.id}/columns`));
-	return [...columns].sort((a, b) => a.index - b.index);
-}
-
-async function rowsOf(api: N8nRestApi, table: DataTable): Promise<Row[]> {
-	const rows: Row[] = [];
-	for (;;) {
-		const page = unwrap(await api.json<{ data: { count: number; data: Row[] } }>('GET', `/rest/projects/${table.projectId}/data-tables/${table.id}/rows?take=250&skip=${rows.length}`));
-		rows.push(...page.data);
-		if (page.data.length === 0 || rows.length >= page.count) return rows;
-	}
-}
-
-/**
- * What the example's sticky note "The Two Tables" has an n8n 1.x user do, done as the editor does
- * it: both tables created in the project (Data tables → Create, with the note's columns), the two
- * Create nodes deactivated, each Add to … node's table picked From List.
- */
-async function setUpAsOnN8n1(api: N8nRestApi, projectId: string, tables: { lines: TableSpec; attention: TableSpec }): Promise<void> {
-	const created: Record<string, DataTable> = {};
-	for (const spec of [tables.lines, tables.attention]) {
-		created[spec.name] = unwrap(await api.json<{ data: DataTable }>('POST', `/rest/projects/${projectId}/data-tables`, { name: spec.name, columns: spec.columns }));
-	}
-	const workflowId = loadExample('emailToDataTable').id;
-	const saved = unwrap(await api.json<{ data: { versionId: string; nodes: Array<{ name: string; disabled?: boolean; parameters: Record<string, unknown> }> } }>('GET', `/rest/workflows/${workflowId}`));
-	const picked: Record<string, DataTable | undefined> = { [NODES.addLines]: created[tables.lines.name], [NODES.addAttention]: created[tables.attention.name] };
-	const nodes = saved.nodes.map((candidate) => {
-		if (candidate.name === NODES.createLines || candidate.name === NODES.createAttention) return { ...candidate, disabled: true };
-		const table = picked[candidate.name];
-		return table ? { ...candidate, parameters: { ...candidate.parameters, dataTableId: { __rl: true, mode: 'list', value: table.id, cachedResultName: table.name } } } : candidate;
-	});
-	await api.json('PATCH', `/rest/workflows/${workflowId}`, { versionId: saved.versionId, nodes });
-}
 
 describe.skipIf(Boolean(missing))('email invoices to n8n Data Tables, from a real mailbox', () => {
 	const line = n8n().runtime.release.line;
@@ -166,7 +77,7 @@ describe.skipIf(Boolean(missing))('email invoices to n8n Data Tables, from a rea
 			beforeActivate: async (api) => {
 				projectId = await personalProject(api);
 				before = { lines: await tablesNamed(api, projectId, tables.lines.name), attention: await tablesNamed(api, projectId, tables.attention.name) };
-				if (line === '1') await setUpAsOnN8n1(api, projectId, tables);
+				if (line === '1') await setUpAsOnN8n1(api, projectId, example.id, tables);
 			},
 			afterRuns: async (api) => {
 				const lines = await tablesNamed(api, projectId, tables.lines.name);
@@ -208,8 +119,10 @@ describe.skipIf(Boolean(missing))('email invoices to n8n Data Tables, from a rea
 		expect(after.attention).toHaveLength(1);
 		expect(after.lineColumns).toEqual(tables.lines.columns.map((column) => column.name));
 		expect(after.attentionColumns).toEqual(tables.attention.columns);
-		// The explicit mapping: every column an Edit Fields node keeps is a column of its table, and no other.
-		expect(setColumns(example, NODES.lineColumns)).toEqual(after.lineColumns);
+		// The explicit mapping: every column an Edit Fields node keeps is a column of its table, and no other;
+		// reviewed_by and reviewed_at are filled only on the lines a person reviewed (reviewExample.test.ts).
+		expect(setColumns(example, NODES.lineColumns)).toEqual(after.lineColumns.filter((column) => !column.startsWith('reviewed_')));
+		expect(setColumns(example, NODES.reviewedLineColumns)).toEqual(after.lineColumns);
 		expect(setColumns(example, NODES.attentionColumns)).toEqual(after.attentionColumns.map((column) => column.name));
 		// The note an n8n 1.x user follows lists the same columns and types.
 		const note = String(node(example, NODES.tablesNote).parameters.content);

@@ -36,8 +36,10 @@ const exampleNode = (name: string): ExampleNode => {
 const NODES = {
 	extract: 'Extract Invoice Lines',
 	lineColumns: 'Invoice Line Columns',
+	reviewedLineColumns: 'Reviewed Line Columns',
 	attentionColumns: 'Needs Attention',
 	appendLines: 'Append to Invoice Lines Sheet',
+	appendReviewed: 'Append Reviewed Lines',
 	appendAttention: 'Append to Needs Attention Sheet',
 } as const;
 
@@ -200,10 +202,10 @@ describe.skipIf(installs.length < 2)('email invoices to Google Sheets: the colum
 	});
 
 	it('the example appends automatically, its column nodes keep only their own fields', () => {
-		for (const name of [NODES.appendLines, NODES.appendAttention]) {
+		for (const name of [NODES.appendLines, NODES.appendReviewed, NODES.appendAttention]) {
 			expect(exampleNode(name)).toMatchObject({ type: 'n8n-nodes-base.googleSheets', parameters: { operation: 'append', columns: { mappingMode: 'autoMapInputData' }, options: {} } });
 		}
-		for (const name of [NODES.lineColumns, NODES.attentionColumns]) expect(exampleNode(name).parameters.includeOtherFields ?? false).toBe(false);
+		for (const name of [NODES.lineColumns, NODES.reviewedLineColumns, NODES.attentionColumns]) expect(exampleNode(name).parameters.includeOtherFields ?? false).toBe(false);
 		expect(columnsOf(NODES.lineColumns)).toContain('line_number');
 		// What Extract gives: the rows of two documents, and the protected PDF on the error output.
 		const invoiceLines = (SAMPLES.invoiceEn.expected as { line_items: unknown[] }).line_items;
@@ -250,6 +252,26 @@ describe.skipIf(installs.length < 2)('email invoices to Google Sheets: the colum
 				expect(records.filter((record) => record.file_name === 'invoice-en.pdf').map((record) => record.line_number)).toEqual(
 					(SAMPLES.invoiceEn.expected as { line_items: unknown[] }).line_items.map((_, n) => n + 1),
 				);
+			});
+
+			it('a reviewed invoice (Reviewed Line Columns → Append Reviewed Lines) lands under the same header, with reviewed_by and reviewed_at', async () => {
+				const wanted = columnsOf(NODES.lineColumns);
+				expect(columnsOf(NODES.reviewedLineColumns)).toEqual(wanted);
+				expect(wanted.slice(-2)).toEqual(['reviewed_by', 'reviewed_at']);
+				const invoice = rows.filter((row) => row.json.file_name === 'invoice-en.pdf');
+				const others = rows.filter((row) => row.json.file_name !== 'invoice-en.pdf');
+				// What the review branch hands on: the lines with the form's corrections and who submitted it when.
+				const reviewed = invoice.map((row) => ({ json: { ...row.json, total: 1250, reviewed_by: 'Dana Whitfield', reviewed_at: '2026-03-05T16:02:11.000+00:00' } }));
+				const sheet = new MemorySheet();
+				await appendInstalled(n8n(), NODES.appendLines, sheet, await runInstalledSet(n8n(), NODES.lineColumns, others));
+				await appendInstalled(n8n(), NODES.appendReviewed, sheet, await runInstalledSet(n8n(), NODES.reviewedLineColumns, reviewed));
+				expect(sheet.rows[0]).toEqual(wanted);
+				const records = sheet.records();
+				expect(records).toHaveLength(rows.length);
+				for (const record of records.slice(0, others.length)) expect(record).toMatchObject({ reviewed_by: '', reviewed_at: '' });
+				for (const record of records.slice(others.length)) {
+					expect(record).toMatchObject({ file_name: 'invoice-en.pdf', invoice_total: 1250, reviewed_by: 'Dana Whitfield', reviewed_at: '2026-03-05T16:02:11.000+00:00' });
+				}
 			});
 
 			it('Needs Attention → Append Row: the file, the email, the reason and what to do, under exactly the wanted columns', async () => {

@@ -28,6 +28,7 @@ import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/
 import { scaleBatch } from '../test/scale/documents';
 import { sendDuplicates } from '../test/scale/duplicates';
 import { sendMetAgain } from '../test/scale/metAgain';
+import { sendSameInvoice } from '../test/scale/sameInvoice';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
 import { checksList, figuresTable, keyWindowsLine, summaryLine, workerActivity, workersTable } from '../test/scale/report';
 import { FINISH_STORED, SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, finishStoredWorkflow, scaleWorkflow } from '../test/scale/workflows';
@@ -43,6 +44,9 @@ const DUPLICATE_COPIES = 6;
 
 /** Different invoices sent at once, then again (the met-again phase). */
 const MET_AGAIN_INVOICES = 20;
+
+/** Different invoices sent at once, then each as another file (the same-invoice phase). */
+const SAME_INVOICES = 10;
 
 /** The free plan's limit (spec 8): the one the suite is held to. */
 const RATE_LIMIT_PER_MINUTE = 60;
@@ -136,7 +140,10 @@ async function main(): Promise<() => void> {
 	const metAgain = await phase(`met again: ${MET_AGAIN_INVOICES} different invoices at once across the workers, then the same again`, () =>
 		sendMetAgain({ mainUrl: n8n.main.url, sandbox, collector, runId, count: MET_AGAIN_INVOICES, log }),
 	);
-	const duplicateExecutions = new Set([...duplicates.copies.map((copy) => copy.execution), ...metAgain.executions]);
+	const sameInvoice = await phase(`same invoice: ${SAME_INVOICES} invoices at once across the workers, then each as another file`, () =>
+		sendSameInvoice({ mainUrl: n8n.main.url, sandbox, collector, runId, count: SAME_INVOICES, log }),
+	);
+	const duplicateExecutions = new Set([...duplicates.copies.map((copy) => copy.execution), ...metAgain.executions, ...sameInvoice.executions]);
 
 	let crash: CrashReport | undefined;
 	let crashFailure: Check | undefined;
@@ -172,6 +179,7 @@ async function main(): Promise<() => void> {
 		...workersCheck(activity),
 		...duplicates.checks,
 		...metAgain.checks,
+		...sameInvoice.checks,
 		...(crash?.checks ?? []),
 		...(crashFailure ? [crashFailure] : []),
 	];

@@ -15,6 +15,8 @@ export interface CollectedItem {
 	/** The item's status (`done`, `duplicate`...) and whether its data is an earlier upload's. */
 	status?: string | null;
 	reused?: boolean | null;
+	/** Flag Duplicate Invoices: `likely`, `possible` or null. */
+	duplicate_invoice?: string | null;
 	/** When the collector received it (ms since the epoch). */
 	at: number;
 }

@@ -25,8 +25,9 @@ const PAGE_MIX = [1, 1, 2, 1, 3, 1, 1];
  * A batch of `size` documents, every one with bytes of its own (the sandbox counts uploads by
  * content hash, so a document sent twice shows): `size - 1` readable invoices of 1 to 3 pages and
  * one page without text, which the service rejects (NO_TEXT) and which must come out as rejected.
+ * `copy: 'reminder'`: the same invoices as other files (a line added), as a supplier's reminder.
  */
-export async function scaleBatch(runId: string, batch: number, size: number): Promise<ScaleDocument[]> {
+export async function scaleBatch(runId: string, batch: number, size: number, copy?: 'reminder'): Promise<ScaleDocument[]> {
 	const documents: ScaleDocument[] = [];
 	for (let i = 0; i < size; i++) {
 		const name = `${runId}-b${String(batch).padStart(3, '0')}-d${i + 1}`;
@@ -43,7 +44,10 @@ export async function scaleBatch(runId: string, batch: number, size: number): Pr
 			'Customer: Northwind Traders plc',
 			`Total: ${(100 + batch * 10 + i).toFixed(2)} GBP`,
 		];
-		documents.push(withHash({ fileName: `${name}.pdf`, bytes: await minimalPdf(lines, pages), pages, expected: 'done' }));
+		// The same invoice as another file: the supplier's reminder, its own bytes and name.
+		if (copy === 'reminder') lines.push('Reminder: this invoice is still unpaid');
+		const fileName = copy === 'reminder' ? `${name}-reminder.pdf` : `${name}.pdf`;
+		documents.push(withHash({ fileName, bytes: await minimalPdf(lines, pages), pages, expected: 'done' }));
 	}
 	return documents;
 }

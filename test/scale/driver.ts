@@ -45,3 +45,13 @@ export async function postBatch(mainUrl: string, batch: Batch, signal?: AbortSig
 		return { batch, startedAt, endedAt: Date.now(), status: 0, problem: error instanceof Error ? error.message : String(error) };
 	}
 }
+
+/**
+ * Each document in an execution of its own, all at once (the queue spreads them over the workers):
+ * throws unless every execution finished.
+ */
+export async function postEachAtOnce(mainUrl: string, documents: ScaleDocument[], firstIndex: number, what: string): Promise<void> {
+	const runs = await Promise.all(documents.map((document, i) => postBatch(mainUrl, { index: firstIndex + i, mode: 'wait', documents: [document] })));
+	const failed = runs.filter((run) => run.status !== 200);
+	if (failed.length > 0) throw new Error(`${what}: ${failed.length} executions failed (${failed[0].status} ${failed[0].problem ?? ''})`);
+}

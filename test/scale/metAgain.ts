@@ -2,7 +2,7 @@ import type { Sandbox } from '../../sandbox/src';
 import type { Check } from './checks';
 import type { Collector, CollectedItem } from './collector';
 import { scaleBatch } from './documents';
-import { postBatch } from './driver';
+import { postEachAtOnce } from './driver';
 
 /** What the met-again phase saw: the executions it ran, and each invoice's accepted uploads. */
 export interface MetAgainReport {
@@ -22,13 +22,8 @@ export async function sendMetAgain(options: { mainUrl: string; sandbox: Sandbox;
 	// scaleBatch's last document has no text: a batch of count + 1 gives count readable invoices.
 	const invoices = (await scaleBatch(`${options.runId}-again`, 950, count + 1)).filter((document) => document.expected === 'done');
 	const before = collector.items().length;
-	const round = async (offset: number) => {
-		const runs = await Promise.all(invoices.map((invoice, i) => postBatch(options.mainUrl, { index: offset + i, mode: 'wait', documents: [invoice] })));
-		const failed = runs.filter((run) => run.status !== 200);
-		if (failed.length > 0) throw new Error(`met again: ${failed.length} executions failed (${failed[0].status} ${failed[0].problem ?? ''})`);
-	};
-	await round(1000);
-	await round(2000);
+	await postEachAtOnce(options.mainUrl, invoices, 1000, 'met again');
+	await postEachAtOnce(options.mainUrl, invoices, 2000, 'met again');
 	const items = collector.items().slice(before);
 	const uploadsOf = (sha256: string) => sandbox.stats().uploads.filter((upload) => upload.sha256 === sha256 && upload.status === 202).length;
 	const paidTwice = invoices.filter((invoice) => uploadsOf(invoice.sha256) > 1).length;

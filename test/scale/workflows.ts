@@ -157,7 +157,8 @@ function addReports(nodes: Node[], connections: Connections, from: string, outpu
 		const body =
 			`{ output: '${output}', mode: '${mode}', execution: $execution.id, result_id: $json.extraction?.result_id ?? $json.result_id ?? $json.error?.result_id ?? null, ` +
 			'file_name: $json.extraction?.file_name ?? $json.file_name ?? null, message: $json.error_message ?? $json.message ?? null, ' +
-			'status: $json.extraction?.status ?? $json.status ?? null, reused: $json.extraction?.reused ?? null }';
+			'status: $json.extraction?.status ?? $json.status ?? null, reused: $json.extraction?.reused ?? null, ' +
+			'duplicate_invoice: $json.extraction?.duplicate_invoice ?? null }';
 		nodes.push(postJson(`Report ${output}`, collectorUrl, body));
 		connect(connections, from, `Report ${output}`, index);
 	});

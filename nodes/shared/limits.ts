@@ -14,6 +14,12 @@ export const MAX_PAGES_PER_DOCUMENT = 50;
 /** Spec 8.6: enough for text recognition while keeping the file small. */
 export const RECOMMENDED_IMAGE_LONG_SIDE_PX = 2600;
 
+/**
+ * Not the service's: the largest JPEG or PNG file read whole to be shrunk (Shrink Large Photos);
+ * a 48-megapixel phone photo is 10-25 MB. A larger one is refused as too large, unread.
+ */
+export const MAX_PHOTO_BYTES_TO_SHRINK = 40_000_000;
+
 /** Spec 2.1, 2.2, 4.6, 8: template definition limits. */
 export const TEMPLATE_LIMITS = {
 	nameLength: 200,

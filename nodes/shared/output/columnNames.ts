@@ -37,6 +37,20 @@ export const DUPLICATE_INVOICE_KEYS = {
 	fileName: 'duplicate_invoice_file_name',
 } as const;
 
+/**
+ * What was done to a document before its upload (Split PDFs, Shrink Large Photos), only on the
+ * documents it was done to: in `extraction`, on every table row, and on the document's other
+ * items (mapping.ts markPreparation, the upload receipt).
+ */
+export const DOCUMENT_PREPARATION_KEYS = {
+	/** The PDF a part was split from, as it was named. */
+	sourceFileName: 'source_file_name',
+	/** The part's pages in that PDF: "3-4", or "5". */
+	sourcePages: 'source_pages',
+	/** The photo a JPEG was made from: "4032x3024 JPEG, 5.2 MB". */
+	shrunkFrom: 'shrunk_from',
+} as const;
+
 /** One Item per Document: the keys next to the extracted fields (fieldsMode.ts). */
 export const FIELDS_MODE_KEYS = {
 	/** About the document and the run: result ID, template, file, confidence, pages used... */
@@ -84,6 +98,7 @@ export const COLUMN_PREFIXES = {
 export const NODE_COLUMN_NAMES: Readonly<Record<string, string>> = {
 	...Object.fromEntries(Object.entries(CHARGE_KEYS).map(([key, name]) => [`charge.${key}`, name])),
 	...Object.fromEntries(Object.entries(DUPLICATE_INVOICE_KEYS).map(([key, name]) => [`duplicateInvoice.${key}`, name])),
+	...Object.fromEntries(Object.entries(DOCUMENT_PREPARATION_KEYS).map(([key, name]) => [`preparation.${key}`, name])),
 	...Object.fromEntries(Object.entries(FIELDS_MODE_KEYS).map(([key, name]) => [`fields.${key}`, name])),
 	...Object.fromEntries(Object.entries(TABLE_ROW_KEYS).map(([key, name]) => [`tableRows.${key}`, name])),
 };

@@ -94,3 +94,18 @@ export function markDuplicateInvoice(jsons: IDataObject[], mode: OutputOptions['
 	}
 	return jsons;
 }
+
+/**
+ * Says on every item what was done to its document before its upload (a part of a split PDF, a
+ * shrunk photo): in `extraction` (fields), on every table row, and in an `extraction` of its own
+ * for Raw (its keys are otherwise the service's).
+ */
+export function markPreparation(jsons: IDataObject[], mode: OutputOptions['mode'], facts: IDataObject | undefined): IDataObject[] {
+	if (!facts) return jsons;
+	const extraction = FIELDS_MODE_KEYS.extraction;
+	for (const json of jsons) {
+		if (mode === 'tableRows') Object.assign(json, facts);
+		else json[extraction] = { ...((json[extraction] as IDataObject | undefined) ?? {}), ...facts };
+	}
+	return jsons;
+}

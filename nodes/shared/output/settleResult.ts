@@ -1,4 +1,4 @@
-import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { forgetResult } from '../http/uploadLedger';
 import { itemError } from '../items/itemError';
@@ -7,7 +7,7 @@ import type { ItemSink, SinkTarget } from './itemSink';
 import { invoiceFacts } from '../duplicates/invoiceKey';
 import type { InvoiceCheck, InvoiceVerdict } from '../duplicates/invoiceMarks';
 import { extractedFields } from './fieldsMode';
-import { doneResultToJson, markCharge, markDuplicateInvoice, type Charge } from './mapping';
+import { doneResultToJson, markCharge, markDuplicateInvoice, markPreparation, type Charge } from './mapping';
 import { OutputMappingError, type OutputOptions } from './options';
 import { withRequiredFields } from './requiredFields';
 import { describeUnsuccessfulResult, unsuccessfulResultToJson } from './unsuccessful';
@@ -33,6 +33,8 @@ export interface SettleExtras {
 	documentKey?: string;
 	/** The run's duplicate-invoice check (Flag Duplicate Invoices), where the operation runs one. */
 	invoiceCheck?: InvoiceCheck;
+	/** What was done to the document before its upload (a PDF's part, a shrunk photo): see markPreparation. */
+	preparation?: IDataObject;
 }
 
 /**
@@ -47,7 +49,7 @@ export async function settleResult(
 	result: Result,
 	outputOptions: OutputOptions,
 	routes: ResultRoutes,
-	{ binary, charge, documentKey, invoiceCheck }: SettleExtras = {},
+	{ binary, charge, documentKey, invoiceCheck, preparation }: SettleExtras = {},
 ): Promise<void> {
 	const itemIndex = typeof target === 'number' ? target : target.item;
 	// Processing failed: the next run (or a Retry) sends the document again rather than reading the same error.
@@ -59,6 +61,7 @@ export async function settleResult(
 			jsons = markCharge(doneResultToJson(result, options), options.mode, charge);
 			const verdict = await duplicateInvoiceVerdict(result, options, invoiceCheck, documentKey);
 			if (verdict) jsons = markDuplicateInvoice(jsons, options.mode, verdict);
+			jsons = markPreparation(jsons, options.mode, preparation);
 		} catch (error) {
 			// e.g. "Table Field" names a field this document's template does not have.
 			const { message, description } = error instanceof OutputMappingError ? error : { message: String(error), description: undefined };
@@ -72,12 +75,12 @@ export async function settleResult(
 	// `error`, `rejected`, or a status the spec does not know (an error, never an endless wait).
 	const route = result.status === 'rejected' ? routes.rejected : routes.error;
 	if (route !== 'fail') {
-		sink.emit(target, [unsuccessfulResultToJson(result)], route, binary);
+		sink.emit(target, [{ ...unsuccessfulResultToJson(result), ...preparation }], route, binary);
 		return;
 	}
 	const { message, description } = describeUnsuccessfulResult(result);
 	// The input file stays with the failed item: whoever reviews the rejected document needs it.
-	sink.fail(target, itemError(ctx.getNode(), itemIndex, message, description), 0, unsuccessfulResultToJson(result), binary);
+	sink.fail(target, itemError(ctx.getNode(), itemIndex, message, description), 0, { ...unsuccessfulResultToJson(result), ...preparation }, binary);
 }
 
 /**

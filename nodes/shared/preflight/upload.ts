@@ -58,6 +58,8 @@ export async function inspectUpload(
 	declaredMimeType?: string,
 	/** The whole file's size when `bytes` is only its beginning (a file too large to read). */
 	size = bytes.byteLength,
+	/** A PDF to be split is not held to the page limit: its parts are. */
+	{ maxPages = MAX_PAGES_PER_DOCUMENT }: { maxPages?: number } = {},
 ): Promise<UploadInspection> {
 	if (size === 0) {
 		return problem(
@@ -102,7 +104,7 @@ export async function inspectUpload(
 	if (pdf.pages === 0) {
 		return problem('PDF_NO_PAGES', 'The PDF has no pages', 'Export the document to PDF again and check that it shows its pages.');
 	}
-	if (pdf.pages !== null && pdf.pages > MAX_PAGES_PER_DOCUMENT) {
+	if (pdf.pages !== null && pdf.pages > maxPages) {
 		return problem(
 			'PDF_TOO_MANY_PAGES',
 			`The PDF has ${pdf.pages} pages; the service accepts at most ${MAX_PAGES_PER_DOCUMENT} pages per document`,

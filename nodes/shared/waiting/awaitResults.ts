@@ -22,6 +22,8 @@ export interface PendingDocument extends PollTarget {
 	documentKey?: string;
 	/** The run's duplicate-invoice check, when the operation runs one. */
 	invoiceCheck?: SettleExtras['invoiceCheck'];
+	/** What was done to the document before its upload (see markPreparation). */
+	preparation?: SettleExtras['preparation'];
 	/** The result when it is already final (a reused upload's, read when it was checked): no read is needed. */
 	known?: Result;
 }

@@ -1,24 +1,31 @@
 import { createHash } from 'crypto';
 
-import type { IBinaryKeyData, IExecuteFunctions } from 'n8n-workflow';
+import type { IBinaryKeyData, IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadFile } from '../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../shared/items/itemError';
 import { formatCount } from '../../../shared/limits';
-import { inspectUpload } from '../../../shared/preflight/upload';
+import { nameForContent, UPLOAD_KINDS } from '../../../shared/preflight/fileTypes';
+import { detectFormat, inspectUpload, type FileAccepted } from '../../../shared/preflight/upload';
+import { shrunkPhoto } from './photo';
+import type { Preparation } from './preparation';
 import type { DocumentCandidate, FileOrigin, LinkOrigin, ReadAgain, ReadFile } from './readers/reader';
+import { partOf, splitIntoParts } from './split';
 
 /**
  * The one check of every document, whatever its reader: the preflight (`inspectUpload`) before
  * anything is sent, and, just before its upload, proof that the bytes sent are the bytes checked.
  */
 
-/** A document after the check: its verdict (never its bytes), or why it is not sent. */
+/**
+ * A document after the check: its verdict (never its bytes), or why it is not sent. Its files are
+ * what is uploaded: the file itself, a shrunk photo, or the parts of a split PDF, each a document.
+ */
 export interface CheckedDocument {
 	origin?: FileOrigin | LinkOrigin;
 	binary?: IBinaryKeyData;
-	checked: { file: CheckedFile } | { error: unknown };
+	checked: { files: CheckedFile[] } | { error: unknown };
 }
 
 /**
@@ -31,25 +38,27 @@ export async function checkCandidate(
 	{ origin, ownFile, read }: DocumentCandidate,
 	fileNameOverride: string,
 	inputBinary: IBinaryKeyData | undefined,
+	preparation: Preparation,
 ): Promise<CheckedDocument> {
 	// The item's files (Binary Field, URL), or the field this document is (Every Attachment).
 	const binary = inputBinary && ownFile ? { [ownFile.field]: inputBinary[ownFile.field] } : inputBinary;
 	if ('error' in read) return { origin, binary, checked: read };
 	let checked: CheckedDocument['checked'];
 	try {
-		checked = { file: await checkUploadFile(ctx, i, read.file, fileNameOverride, read.readAgain) };
+		checked = { files: await checkUploadFile(ctx, i, read.file, fileNameOverride, read.readAgain, preparation) };
 	} catch (error) {
 		checked = { error };
 	}
 	if (!binary || !ownFile?.extracted) return { origin, binary, checked };
 	// A document taken out of an attached email: its own file is passed through, not the email.
-	return { origin, binary: { [ownFile.field]: await extractedBinary(ctx, read.file, 'file' in checked ? checked.file : undefined) }, checked };
+	return { origin, binary: { [ownFile.field]: await extractedBinary(ctx, read.file, 'files' in checked ? checked.files[0] : undefined) }, checked };
 }
 
-/** The file taken out of an attached email, as n8n binary data, named and typed as it was checked. */
+/** The file taken out of an attached email, as n8n binary data, named and typed as it was checked (the file itself, not a part or a shrunk copy). */
 async function extractedBinary(ctx: IExecuteFunctions, file: ReadFile, checked: CheckedFile | undefined) {
 	const bytes = Buffer.from(file.bytes.buffer, file.bytes.byteOffset, file.bytes.byteLength);
-	return await ctx.helpers.prepareBinaryData(bytes, checked?.fileName ?? file.fileName, checked?.mimeType ?? file.mimeType);
+	const named = checked?.madeFrom ?? checked;
+	return await ctx.helpers.prepareBinaryData(bytes, named?.fileName ?? file.fileName, named?.mimeType ?? file.mimeType);
 }
 
 /**
@@ -61,6 +70,12 @@ export interface CheckedFile {
 	fileName: string;
 	mimeType: string;
 	warning?: string;
+	/** The file's own name and type when what is sent was made from it (a PDF's part, a shrunk photo). */
+	madeFrom?: { fileName: string; mimeType: string };
+	/** How errors name it among the file's parts: "pages 3-4". */
+	label?: string;
+	/** What its items say of how it was made (split.ts, photo.ts). */
+	preparation?: IDataObject;
 	/** The file to send: read again and proven to be the file that was checked. */
 	forUpload(): Promise<UploadFile>;
 }
@@ -69,6 +84,9 @@ export interface CheckedFile {
  * Checks a file before anything is sent, so a file the service would refuse costs no request and
  * no page; names and types it from its content. The bytes are let go once judged and read again
  * with `readAgain` for the upload (a download from the copy url.ts stored in n8n's binary data).
+ * What is uploaded may be made from the file first (Preparation): a large photo shrunk (kept, not
+ * made twice: decoding costs about a second, the JPEG is about 1 MB), a PDF split into parts
+ * (each made again for its upload, from the file read again).
  */
 export async function checkUploadFile(
 	ctx: IExecuteFunctions,
@@ -76,21 +94,50 @@ export async function checkUploadFile(
 	file: ReadFile,
 	fileNameOverride: string,
 	readAgain: ReadAgain,
-): Promise<CheckedFile> {
+	preparation: Preparation,
+): Promise<CheckedFile[]> {
 	const fileName = fileNameOverride.trim() || file.fileName || `document-${itemIndex + 1}`;
-	const inspection = await inspectUpload(file.bytes, fileName, file.mimeType, file.size);
-	if (!inspection.ok) {
-		throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} (${fileName}): ${inspection.message}`, {
-			itemIndex,
-			description: `${inspection.description} Nothing was sent to the service and no page was used.`,
-		});
+	const kind = detectFormat(file.bytes).kind;
+	if (preparation.shrinkPhotos && (kind === 'jpeg' || kind === 'png')) {
+		const shrunk = await shrunkPhoto(ctx, itemIndex, file, kind, fileName);
+		if (shrunk) {
+			const { bytes, preparation: facts, ...named } = shrunk;
+			const madeFrom = { fileName: nameForContent(fileName, kind), mimeType: UPLOAD_KINDS[kind].mimeType };
+			return [{ ...named, madeFrom, preparation: facts, forUpload: async () => ({ bytes, ...named }) }];
+		}
 	}
-	const checked = {
-		fileName: inspection.fileName,
-		mimeType: inspection.mimeType,
-		...(inspection.warning ? { warning: `${itemLabel(itemIndex)} (${fileName}): ${inspection.warning}` } : {}),
-	};
-	return fileReadAgain(ctx, itemIndex, checked, fingerprintOf(file.bytes), readAgain);
+	// A split PDF's page limit is its parts': each is checked below.
+	const splitting = preparation.split && kind === 'pdf' ? preparation.split : undefined;
+	const inspection = accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size, splitting ? { maxPages: Infinity } : {}));
+	const parts = splitting && (await splitIntoParts(ctx, itemIndex, file.bytes, inspection.fileName, inspection.pages, splitting));
+	if (!parts) {
+		// One part: the file is sent whole, under the page limit of every document.
+		if (splitting) accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size));
+		const checked = {
+			fileName: inspection.fileName,
+			mimeType: inspection.mimeType,
+			...(inspection.warning ? { warning: `${itemLabel(itemIndex)} (${fileName}): ${inspection.warning}` } : {}),
+		};
+		return [fileReadAgain(ctx, itemIndex, checked, fingerprintOf(file.bytes), readAgain)];
+	}
+	const madeFrom = { fileName: inspection.fileName, mimeType: inspection.mimeType };
+	const checkedParts: CheckedFile[] = [];
+	for (const part of parts) {
+		const partInspection = accepted(ctx, itemIndex, part.fileName, await inspectUpload(part.bytes, part.fileName, inspection.mimeType));
+		const checked = { fileName: partInspection.fileName, mimeType: partInspection.mimeType, madeFrom, label: part.label, preparation: part.preparation };
+		const partAgain: ReadAgain = async () => ({ bytes: await partOf((await readAgain()).bytes, part.pages) });
+		checkedParts.push(fileReadAgain(ctx, itemIndex, checked, fingerprintOf(part.bytes), partAgain));
+	}
+	return checkedParts;
+}
+
+/** The preflight's verdict, or the document's error: nothing sent, no page used. */
+function accepted(ctx: IExecuteFunctions, itemIndex: number, fileName: string, inspection: Awaited<ReturnType<typeof inspectUpload>>): FileAccepted {
+	if (inspection.ok) return inspection;
+	throw new NodeOperationError(ctx.getNode(), `${itemLabel(itemIndex)} (${fileName}): ${inspection.message}`, {
+		itemIndex,
+		description: `${inspection.description} Nothing was sent to the service and no page was used.`,
+	});
 }
 
 /** What is kept of a judged file to know it again: its size and SHA-256. */

@@ -1,9 +1,10 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_WAIT_TIMEOUT_SECONDS, REUSE_DAYS } from '../../../shared/limits';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX, REUSE_DAYS } from '../../../shared/limits';
 import { alphabetically, duplicateInvoiceOptions, outputOptionsCollection, outputProperties } from '../../../shared/output/descriptions';
 import { inputFieldsOption } from '../../../shared/output/inputFields';
 import { SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
+import { DEFAULT_PAGES_PER_PART } from './preparation';
 import type { DocumentSource } from './readers';
 
 /** Parameters both extract operations show, below their own. */
@@ -82,6 +83,7 @@ export function extractProperties(operation: string): INodeProperties[] {
 					],
 					description: 'What to do when the document is not processed within the wait timeout',
 				},
+				...preparationOptions,
 				{
 					displayName: 'Reuse Earlier Uploads',
 					name: 'reuseUploads',
@@ -104,6 +106,48 @@ export function extractProperties(operation: string): INodeProperties[] {
 		},
 	];
 }
+
+/** Split PDFs and Shrink Large Photos (preparation.ts reads them; split.ts and photo.ts apply them). */
+const preparationOptions: INodeProperties[] = [
+	{
+		displayName: 'Split PDFs',
+		name: 'splitPdfs',
+		type: 'options',
+		default: 'none',
+		options: [
+			{ name: "Don't Split", value: 'none', description: 'Each PDF is one document' },
+			{ name: 'Every N Pages', value: 'everyNPages', description: 'Parts of "Pages per Part" pages; the last part takes what is left' },
+			{ name: 'Every Page', value: 'everyPage', description: 'Each page is a document of its own' },
+			{ name: 'Page Ranges', value: 'ranges', description: 'The parts you list in "Page Ranges"' },
+		],
+		description: `Whether to cut each PDF into parts before upload, e.g. a scanner batch of several documents. Each part is uploaded, extracted and charged as a document of its own (at most ${MAX_PAGES_PER_DOCUMENT} pages each), and its items say the file and pages it came from (source_file_name, source_pages). A PDF that gives one part is sent as it is; other files are not affected.`,
+	},
+	{
+		displayName: 'Pages per Part',
+		name: 'pagesPerPart',
+		type: 'number',
+		default: DEFAULT_PAGES_PER_PART,
+		typeOptions: { minValue: 1, numberPrecision: 0 },
+		displayOptions: { show: { splitPdfs: ['everyNPages'] } },
+		description: 'How many pages each part of a split PDF has (Split PDFs: Every N Pages)',
+	},
+	{
+		displayName: 'Page Ranges',
+		name: 'pageRanges',
+		type: 'string',
+		default: '',
+		placeholder: '1-2, 3, 4-6',
+		displayOptions: { show: { splitPdfs: ['ranges'] } },
+		description: "The pages of each part, separated by commas (Split PDFs: Page Ranges). Every page must be in one part; '5-' runs to the last page.",
+	},
+	{
+		displayName: 'Shrink Large Photos',
+		name: 'shrinkPhotos',
+		type: 'boolean',
+		default: true,
+		description: `Whether to send a JPEG or PNG over ${formatMegabytes(MAX_FILE_BYTES)} MB or over ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on its long side as a JPEG of ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels (turned upright), enough to read its text, instead of refusing it or sending it large. Its items say what it was (shrunk_from). Off, a photo over ${formatMegabytes(MAX_FILE_BYTES)} MB is refused.`,
+	},
+];
 
 /** Document Source and what each source asks for (the readers, readers/, read them). */
 function sourceProperties(operation: string): INodeProperties[] {

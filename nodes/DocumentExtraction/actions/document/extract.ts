@@ -124,7 +124,7 @@ async function uploadEach(ctx: IExecuteFunctions, sink: ItemSink, run: UploadRun
 			const pending = await uploadDocument(ctx, sink, run, plan, counts);
 			if (pending) waiting.push(pending);
 		} catch (error) {
-			sink.fail(plan.slot ?? plan.itemIndex, error, 0, {}, plan.binary);
+			sink.fail(plan.slot ?? plan.itemIndex, error, 0, { ...plan.file.preparation }, plan.binary);
 		}
 	}
 	for (const warning of chargeWarnings(counts)) addWarning(ctx, warning);
@@ -152,11 +152,11 @@ async function waitTogether(ctx: IExecuteFunctions, sink: ItemSink, waiting: Pen
 		routes: { done: 0, rejected: 'fail', error: 'fail' },
 		failedOutput: 0,
 		onTimeout: (document, lastResult) => {
-			const { id: i, slot, resultId, binary } = document;
+			const { id: i, slot, resultId, binary, preparation } = document;
 			const target = slot ?? i;
 			const status = lastResult?.status ?? 'queued';
 			if (settingsFor(document).onTimeout === 'emitPending') {
-				sink.emit(target, [pendingResultJson(resultId, status)], 0, binary);
+				sink.emit(target, [{ ...pendingResultJson(resultId, status), ...preparation }], 0, binary);
 				return;
 			}
 			sink.fail(
@@ -168,7 +168,7 @@ async function waitTogether(ctx: IExecuteFunctions, sink: ItemSink, waiting: Pen
 					`Result ID ${resultId}. Raise "Wait Timeout", or set "On Timeout" to output the pending result and read it later with "Get Result" or the Document Extraction Poller. The pages are already reserved: do not upload the file again.`,
 				),
 				0,
-				{ result_id: resultId, status },
+				{ result_id: resultId, status, ...preparation },
 				binary,
 			);
 		},

@@ -9,6 +9,7 @@ import { INPUT_FIELD_PREFIX, readInputFields } from '../../../shared/output/inpu
 import type { DocumentSlot, ItemSink } from '../../../shared/output/itemSink';
 import type { OutputOptions } from '../../../shared/output/options';
 import { checkCandidate, type CheckedDocument, type CheckedFile } from './check';
+import { readPreparation, type Preparation } from './preparation';
 import { itemReader } from './readers';
 import type { FileOrigin, LinkOrigin, SkippedFile } from './readers/reader';
 
@@ -22,6 +23,8 @@ export interface ItemSettings {
 	waitTimeoutMs: number;
 	onTimeout: 'fail' | 'emitPending';
 	reuseUploads: boolean;
+	/** Split PDFs, Shrink Large Photos. */
+	preparation: Preparation;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number
 	const reader = itemReader(ctx, i);
 	// Each document is checked as soon as its reader has read it, and let go before the next file
 	// is read: an email's attachments are not held together until their uploads.
-	const found = await reader.read(async (candidate) => await checkCandidate(ctx, i, candidate, reader.fileName, settings.binary));
+	const found = await reader.read(async (candidate) => await checkCandidate(ctx, i, candidate, reader.fileName, settings.binary, settings.preparation));
 	const documents: CheckedDocument[] = [];
 	const skipped: SkippedFile[] = [];
 	for (const each of found) {
@@ -73,30 +76,40 @@ export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number
 		return { settings, uploads: [] };
 	}
 
-	if (documents.length > 1) sink.expectDocuments(i, documents.length);
+	// A split PDF is several documents, one per part, each with a slot of its own.
+	const filesOf = ({ checked }: CheckedDocument): Array<CheckedFile | undefined> => ('files' in checked ? checked.files : [undefined]);
+	const slotCount = documents.reduce((count, document) => count + filesOf(document).length, 0);
+	if (slotCount > 1) sink.expectDocuments(i, slotCount);
 	// A spreadsheet cell holds no list: in table rows the skipped files are JSON text, like other nested cells.
 	const skippedFiles = settings.outputOptions?.mode === 'tableRows' ? JSON.stringify(skipped) : skipped;
 	const uploads: PlannedUpload[] = [];
-	for (const [part, { origin, binary, checked }] of documents.entries()) {
-		const slot = documents.length > 1 ? { item: i, part, label: slotLabel(origin) } : undefined;
-		const target = slot ?? i;
-		if (origin) sink.annotate(target, reader.source === 'binaryFields' ? { ...origin, skipped_files: skippedFiles } : origin, COLUMN_PREFIXES.source);
-		if ('error' in checked) {
-			// This document fails alone (the item, when it is the item's only one).
-			sink.fail(target, checked.error, 0, {}, binary);
-			continue;
+	let part = 0;
+	for (const document of documents) {
+		const { origin, binary, checked } = document;
+		for (const file of filesOf(document)) {
+			const slot = slotCount > 1 ? { item: i, part: part++, label: slotLabel(origin, file?.label) } : undefined;
+			const target = slot ?? i;
+			if (origin) sink.annotate(target, reader.source === 'binaryFields' ? { ...origin, skipped_files: skippedFiles } : origin, COLUMN_PREFIXES.source);
+			if (!file) {
+				// This document fails alone (the item, when it is the item's only one).
+				sink.fail(target, 'error' in checked ? checked.error : undefined, 0, {}, binary);
+				continue;
+			}
+			if (file.warning) addWarning(ctx, file.warning);
+			uploads.push({ itemIndex: i, ...(slot ? { slot } : {}), settings, binary, file });
 		}
-		if (checked.file.warning) addWarning(ctx, checked.file.warning);
-		uploads.push({ itemIndex: i, ...(slot ? { slot } : {}), settings, binary, file: checked.file });
 	}
 	return { settings, uploads };
 }
 
-/** How errors name a document: its field and file, and the attached email it was in. */
-function slotLabel(origin: FileOrigin | LinkOrigin | undefined): string {
-	if (!origin || !('binary_field' in origin)) return '';
-	const label = [origin.binary_field, origin.file_name].filter(Boolean).join(', ');
-	return typeof origin.attached_email === 'string' ? `${label}, in the attached email "${origin.attached_email}"` : label;
+/** How errors name a document: its field and file, the attached email it was in, and its pages when it is a part. */
+function slotLabel(origin: FileOrigin | LinkOrigin | undefined, partLabel: string | undefined): string {
+	let label = '';
+	if (origin && 'binary_field' in origin) {
+		label = [origin.binary_field, origin.file_name].filter(Boolean).join(', ');
+		if (typeof origin.attached_email === 'string') label = `${label}, in the attached email "${origin.attached_email}"`;
+	}
+	return [label, partLabel].filter(Boolean).join(', ');
 }
 
 async function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor: ScannerIdFor): Promise<ItemSettings> {
@@ -106,8 +119,9 @@ async function readItemSettings(ctx: IExecuteFunctions, i: number, scannerIdFor:
 	const waitTimeoutMs = wait ? 1000 * readNumber(ctx, 'options.waitTimeout', i, DEFAULT_WAIT_TIMEOUT_SECONDS, WAIT_TIMEOUT_RULE) : 0;
 	const onTimeout = wait ? readChoice(ctx, 'options.onTimeout', i, 'fail', ON_TIMEOUT_CHOICES, 'On Timeout') : 'fail';
 	const reuseUploads = readBoolean(ctx, 'options.reuseUploads', i, true, 'Reuse Earlier Uploads');
+	const preparation = readPreparation(ctx, i);
 	// Last: the item's other settings are checked without a request before a name is looked up.
-	return { scannerId: await scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout, reuseUploads };
+	return { scannerId: await scannerIdFor(i), binary, outputOptions, waitTimeoutMs, onTimeout, reuseUploads, preparation };
 }
 
 const ON_TIMEOUT_CHOICES = ['fail', 'emitPending'] as const;

@@ -27,7 +27,7 @@ export async function uploadDocument(ctx: IExecuteFunctions, sink: ItemSink, run
 	const upload = await uploadOnce(ctx, run, i, await file.forUpload(), settings.scannerId, settings.reuseUploads);
 	if ('duplicate' in upload) {
 		counts.duplicate++;
-		sink.emit(target, [duplicateJson(file.fileName, upload.duplicate.firstDay)], 0, binary);
+		sink.emit(target, [{ ...duplicateJson(file.fileName, upload.duplicate.firstDay), ...file.preparation }], 0, binary);
 		return undefined;
 	}
 	const { receipt, documentKey, reused, chargedAgain } = upload;
@@ -38,7 +38,7 @@ export async function uploadDocument(ctx: IExecuteFunctions, sink: ItemSink, run
 		: chargedAgain && { reused: false, firstExtractedAt: chargedAgain.firstDay };
 	sink.track(target, receipt.result_id, reused ? 'reused' : 'uploaded');
 	if (!settings.outputOptions) {
-		sink.emit(target, [receiptJson(receipt, documentKey, charge)], 0, binary);
+		sink.emit(target, [{ ...receiptJson(receipt, documentKey, charge), ...file.preparation }], 0, binary);
 		return undefined;
 	}
 	return {
@@ -50,6 +50,7 @@ export async function uploadDocument(ctx: IExecuteFunctions, sink: ItemSink, run
 		outputOptions: settings.outputOptions,
 		charge,
 		documentKey,
+		preparation: file.preparation,
 		known: reused?.result,
 	};
 }

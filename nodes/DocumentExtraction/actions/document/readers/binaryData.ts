@@ -3,7 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile } from '../../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../../shared/items/itemError';
-import { MAX_FILE_BYTES } from '../../../../shared/limits';
+import { MAX_FILE_BYTES, MAX_PHOTO_BYTES_TO_SHRINK } from '../../../../shared/limits';
+import { detectFormat } from '../../../../shared/preflight/upload';
+import { shrinksPhotos } from '../preparation';
 import type { ReadFile } from './reader';
 
 /**
@@ -24,7 +26,19 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 		});
 	}
 	const metadata = binary[propertyName];
-	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata)), fileName: metadata.fileName, mimeType: metadata.mimeType };
+	const wholePhotos = shrinksPhotos(ctx, itemIndex);
+	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata, wholePhotos)), fileName: metadata.fileName, mimeType: metadata.mimeType };
+}
+
+/**
+ * Whether a file too large to send is read whole all the same: a JPEG or PNG photo that Shrink
+ * Large Photos makes small enough (photo.ts), up to MAX_PHOTO_BYTES_TO_SHRINK. Any other is read
+ * only as far as its type (the preflight refuses it as too large).
+ */
+function readWhole(head: Uint8Array, size: number, wholePhotos: boolean): boolean {
+	if (!wholePhotos || size > MAX_PHOTO_BYTES_TO_SHRINK) return false;
+	const { kind } = detectFormat(head);
+	return kind === 'jpeg' || kind === 'png';
 }
 
 /**
@@ -33,7 +47,13 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
  * straight into it, a stored file (n8n 2.x keeps them on disk or in the database) is streamed
  * into it. A stored file whose size n8n does not know, or that is not that size, is read whole.
  */
-async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, propertyName: string, metadata: IBinaryData): Promise<Pick<ReadFile, 'bytes' | 'frame' | 'size'>> {
+async function readIntoFrame(
+	ctx: IExecuteFunctions,
+	itemIndex: number,
+	propertyName: string,
+	metadata: IBinaryData,
+	wholePhotos: boolean,
+): Promise<Pick<ReadFile, 'bytes' | 'frame' | 'size'>> {
 	if (!metadata.id) {
 		if (typeof metadata.data !== 'string') {
 			throw itemError(
@@ -45,13 +65,19 @@ async function readIntoFrame(ctx: IExecuteFunctions, itemIndex: number, property
 		}
 		const size = Buffer.byteLength(metadata.data, 'base64');
 		// Too large to send: its first bytes tell its type for the message; the rest is never copied.
-		if (size > MAX_FILE_BYTES) return { bytes: Buffer.from(metadata.data.slice(0, HEAD_BASE64_CHARS), 'base64'), size };
+		if (size > MAX_FILE_BYTES) {
+			const head = Buffer.from(metadata.data.slice(0, HEAD_BASE64_CHARS), 'base64');
+			if (!readWhole(head, size, wholePhotos)) return { bytes: head, size };
+		}
 		const { frame, start } = frameForFile(size);
 		const written = frame.write(metadata.data, start, frame.length - start, 'base64');
 		return { bytes: frame.subarray(start, start + written), frame };
 	}
 	const { fileSize } = await ctx.helpers.getBinaryMetadata(metadata.id);
-	if (Number.isSafeInteger(fileSize) && fileSize > MAX_FILE_BYTES) return { bytes: await readHead(ctx, metadata.id), size: fileSize };
+	if (Number.isSafeInteger(fileSize) && fileSize > MAX_FILE_BYTES) {
+		const head = await readHead(ctx, metadata.id);
+		if (!readWhole(head, fileSize, wholePhotos)) return { bytes: head, size: fileSize };
+	}
 	if (Number.isSafeInteger(fileSize) && fileSize > 0) {
 		const { frame, start } = frameForFile(fileSize);
 		let end = start;

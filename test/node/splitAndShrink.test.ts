@@ -1,0 +1,274 @@
+/**
+ * Split PDFs and Shrink Large Photos (issue 46) through n8n's engine against the sandbox over real
+ * HTTP: a scanner batch cut into parts, each its own upload, result and items saying its pages; a
+ * phone photo too large to send made into a JPEG the service reads; what the sandbox received
+ * counted, so nothing is sent twice and a second run reads each part's earlier result.
+ */
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+import { decodeJpeg } from '../../nodes/shared/images/jpegDecode';
+import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
+import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
+import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { loadFixture, type FixtureName } from '../fixtures';
+import { pngWithText } from '../fixtures/images';
+import { startSandbox, type Sandbox } from '../../sandbox/src';
+import { expectPairedItems } from './actionNode.support';
+
+let sandbox: Sandbox;
+beforeAll(async () => {
+	sandbox = await startSandbox({ timing: 'fast' });
+});
+afterAll(async () => await sandbox?.stop());
+
+function newAccount(): { accountId: string; cred: TestCredential } {
+	const account = sandbox.accounts.create({ monthlyPages: 1000, rateLimitPerMinute: 600 });
+	return { accountId: account.id, cred: { apiKey: account.keys[0], baseUrl: sandbox.baseUrl } };
+}
+
+/** The files the sandbox received from this account, in order. */
+const uploadsOf = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId);
+
+function run(cred: TestCredential, options: INodeParameters, input: INodeExecutionData[], extra: { continueOnFail?: boolean; workflowId?: string; output?: string; waitForResult?: boolean } = {}): Promise<RunResult> {
+	const parameters: INodeParameters = { resource: 'document', operation: 'extract', waitForResult: extra.waitForResult ?? true, output: extra.output ?? 'fields', options };
+	return runNode({ nodeType: 'action', parameters, credential: cred, input, onError: extra.continueOnFail ? 'continueRegularOutput' : undefined, workflowId: extra.workflowId });
+}
+
+async function fixtureItem(name: FixtureName): Promise<INodeExecutionData> {
+	const fixture = await loadFixture(name);
+	return binaryItem(fixture.bytes, fixture.fileName, fixture.mimeType);
+}
+
+const extractionOf = (item: INodeExecutionData) => item.json.extraction as IDataObject;
+
+/**
+ * The receipt photo scaled up `factor` times (nearest neighbour), with `noise` levels of
+ * deterministic noise (a camera's grain: it makes the JPEG large), encoded with the project's own encoder.
+ */
+async function largePhoto(factor: number, noise: number): Promise<Buffer> {
+	const small = decodeJpeg((await loadFixture('receiptJpeg')).bytes, { scale: 1 });
+	const width = small.width * factor;
+	const height = small.height * factor;
+	const data = new Uint8Array(width * height * 3);
+	let seed = 46;
+	for (let y = 0, at = 0; y < height; y++) {
+		const row = Math.floor(y / factor) * small.width;
+		for (let x = 0; x < width; x++, at += 3) {
+			const from = (row + Math.floor(x / factor)) * 3;
+			for (let c = 0; c < 3; c++) {
+				seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+				const grain = noise ? (seed % (2 * noise + 1)) - noise : 0;
+				data[at + c] = Math.max(0, Math.min(255, small.data[from + c] + grain));
+			}
+		}
+	}
+	return Buffer.from(encodeJpeg({ width, height, data }, 95));
+}
+
+const requireHere = createRequire(__filename);
+const RENDERER = (() => {
+	try {
+		requireHere.resolve('@napi-rs/canvas');
+		return true;
+	} catch {
+		return false;
+	}
+})();
+
+/**
+ * Page 1 of a PDF fixture as a phone photo: rendered to pixels (pdfjs with its Node canvas) at
+ * `scale` x 72 dpi, with camera grain, as a JPEG of quality 95 (the project's own encoder).
+ */
+async function photoOfPage(name: FixtureName, scale: number, noise: number): Promise<{ jpeg: Buffer; width: number; height: number }> {
+	const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
+	const standardFontDataUrl = `${join(dirname(requireHere.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
+	const pdf = await pdfjs.getDocument({ data: new Uint8Array((await loadFixture(name)).bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
+	try {
+		const page = await pdf.getPage(1);
+		const viewport = page.getViewport({ scale });
+		type Context = { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
+		const factory = pdf.canvasFactory as { create(width: number, height: number): { canvas: { width: number; height: number }; context: Context } };
+		const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
+		context.fillStyle = 'white';
+		context.fillRect(0, 0, canvas.width, canvas.height);
+		await page.render({ canvasContext: context as never, canvas: canvas as never, viewport }).promise;
+		const rgba = context.getImageData(0, 0, canvas.width, canvas.height).data;
+		const data = new Uint8Array(canvas.width * canvas.height * 3);
+		let seed = 46;
+		for (let pixel = 0, at = 0; pixel < canvas.width * canvas.height; pixel++) {
+			for (let c = 0; c < 3; c++, at++) {
+				seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+				data[at] = Math.max(0, Math.min(255, rgba[pixel * 4 + c] + (seed % (2 * noise + 1)) - noise));
+			}
+		}
+		return { jpeg: Buffer.from(encodeJpeg({ width: canvas.width, height: canvas.height, data }, 95)), width: canvas.width, height: canvas.height };
+	} finally {
+		await pdf.destroy();
+	}
+}
+
+describe('Split PDFs', () => {
+	it('Every Page: each page of a 3-page PDF is its own upload and result, its items naming the file and page; a second run reads each part again instead of uploading it', { timeout: 120_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const input = [await fixtureItem('bankStatement')];
+		const workflowId = 'wf-split-every-page';
+		const first = await run(cred, { splitPdfs: 'everyPage' }, input, { workflowId });
+
+		expect(first.error).toBeUndefined();
+		const items = first.outputs[0];
+		expect(items).toHaveLength(3);
+		expectPairedItems(items, [0, 0, 0]);
+		expect(items.map((item) => extractionOf(item))).toEqual([1, 2, 3].map((page) =>
+			expect.objectContaining({
+				status: 'done',
+				file_name: `bank-statement (page ${page}).pdf`,
+				pages_used: 1,
+				source_file_name: 'bank-statement.pdf',
+				source_pages: String(page),
+			}),
+		));
+		const uploads = uploadsOf(accountId);
+		expect(uploads.map((upload) => [upload.filename, upload.status])).toEqual([1, 2, 3].map((page) => [`bank-statement (page ${page}).pdf`, 202]));
+		expect(new Set(uploads.map((upload) => upload.sha256)).size).toBe(3);
+
+		const second = await run(cred, { splitPdfs: 'everyPage' }, input, { workflowId });
+		expect(second.error).toBeUndefined();
+		expect(second.outputs[0].map((item) => [extractionOf(item).source_pages, extractionOf(item).reused])).toEqual([
+			['1', true],
+			['2', true],
+			['3', true],
+		]);
+		expectPairedItems(second.outputs[0], [0, 0, 0]);
+		expect(uploadsOf(accountId)).toHaveLength(3);
+	});
+
+	it('Every N Pages, One Item per Table Row: a 3-page statement in parts of 2 pages, every row saying its part', { timeout: 120_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const { outputs, error } = await run(cred, { splitPdfs: 'everyNPages', pagesPerPart: 2 }, [await fixtureItem('bankStatement')], { output: 'tableRows' });
+
+		expect(error).toBeUndefined();
+		const rows = outputs[0];
+		expect(rows.length).toBeGreaterThan(2);
+		expectPairedItems(rows, rows.map(() => 0));
+		expect([...new Set(rows.map((row) => row.json.source_pages))]).toEqual(['1-2', '3']);
+		for (const row of rows) expect(row.json.source_file_name).toBe('bank-statement.pdf');
+		expect(uploadsOf(accountId).map((upload) => upload.filename)).toEqual(['bank-statement (pages 1-2).pdf', 'bank-statement (page 3).pdf']);
+	});
+
+	it('a 40-page scanner batch in parts of 10 pages: 4 uploads, each charged its own pages', { timeout: 180_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const { outputs, error } = await run(cred, { splitPdfs: 'everyNPages', pagesPerPart: 10 }, [await fixtureItem('bankStatementLong')], { waitForResult: false });
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0, 0, 0, 0]);
+		expect(outputs[0].map((receipt) => [receipt.json.source_pages, receipt.json.tokens_required])).toEqual([
+			['1-10', 10],
+			['11-20', 10],
+			['21-30', 10],
+			['31-40', 10],
+		]);
+		expect(uploadsOf(accountId)).toHaveLength(4);
+	});
+
+	it('Page Ranges that do not fit the document fail the item in words, before anything is sent; Continue gives its error item', { timeout: 60_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const input = [await fixtureItem('bankStatement'), await fixtureItem('receiptPng')];
+		const options = { splitPdfs: 'ranges', pageRanges: '1-2, 5' };
+
+		const stopped = await run(cred, options, input);
+		expect(stopped.error?.message).toBe(
+			"Item 1 (bank-statement.pdf): \"Page Ranges\" does not fit the document: Page 5 in '5' is beyond the end of the document, which has 3 pages",
+		);
+		expect(uploadsOf(accountId)).toEqual([]);
+
+		const continued = await run(cred, options, input, { continueOnFail: true });
+		expect(continued.error).toBeUndefined();
+		const [failed, receipt] = continued.outputs[0];
+		expect(failed.json.error).toBe(stopped.error?.message);
+		expect(failed.json.error_description).toContain('Nothing was sent to the service');
+		// Not a PDF: not split.
+		expect(extractionOf(receipt)).toMatchObject({ status: 'done', file_name: 'receipt.png' });
+		expect(extractionOf(receipt)).not.toHaveProperty('source_pages');
+		expectPairedItems(continued.outputs[0], [0, 1]);
+		expect(uploadsOf(accountId).map((upload) => upload.filename)).toEqual(['receipt.png']);
+	});
+
+	it('a 1-page PDF gives one part: sent as it is, its items as before', { timeout: 60_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const { outputs, error } = await run(cred, { splitPdfs: 'everyPage' }, [await fixtureItem('invoiceEn')]);
+		expect(error).toBeUndefined();
+		expect(extractionOf(outputs[0][0])).toMatchObject({ status: 'done', file_name: 'invoice-en.pdf' });
+		expect(extractionOf(outputs[0][0])).not.toHaveProperty('source_pages');
+		const [upload] = uploadsOf(accountId);
+		expect(upload.sha256).toBe(createHash('sha256').update((await loadFixture('invoiceEn')).bytes).digest('hex'));
+	});
+
+	it('a range that leaves pages out names them', { timeout: 60_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const { error } = await run(cred, { splitPdfs: 'ranges', pageRanges: '1' }, [await fixtureItem('bankStatement')]);
+		expect(error?.message).toContain('Pages 2-3 of the 3-page document are in no part');
+		expect(uploadsOf(accountId)).toEqual([]);
+	});
+});
+
+describe('Shrink Large Photos', () => {
+	let large: Buffer;
+	beforeAll(async () => {
+		large = await largePhoto(3, 24);
+	}, 60_000);
+
+	it.skipIf(!RENDERER)('a phone photo over the size limit is sent as a JPEG of 2,600 pixels and extracted, its items saying what it was', { timeout: 180_000 }, async () => {
+		const photo = await photoOfPage('invoiceEn', 5, 24);
+		expect(photo.jpeg.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
+		const { accountId, cred } = newAccount();
+		const { outputs, error } = await run(cred, {}, [binaryItem(photo.jpeg, 'invoice-photo.jpeg', 'image/jpeg')]);
+
+		expect(error).toBeUndefined();
+		expect(outputs[0]).toHaveLength(1);
+		expectPairedItems(outputs[0], [0]);
+		const megabytes = (photo.jpeg.byteLength / 1_000_000).toFixed(1);
+		expect(extractionOf(outputs[0][0])).toMatchObject({
+			status: 'done',
+			file_name: 'invoice-photo.jpeg',
+			file_type: 'image/jpeg',
+			shrunk_from: `${photo.width}x${photo.height} JPEG, ${megabytes} MB`,
+		});
+		expect(outputs[0][0].json.invoice_number).toBe((await loadFixture('invoiceEn')).expected?.invoice_number);
+		const uploads = uploadsOf(accountId);
+		expect(uploads).toHaveLength(1);
+		expect(uploads[0]).toMatchObject({ filename: 'invoice-photo.jpeg', contentType: 'image/jpeg', status: 202 });
+		expect(uploads[0].bytes).toBeLessThan(MAX_FILE_BYTES);
+	});
+
+	it('a PNG over 2,600 pixels is sent as a JPEG named .jpg; its error item, when the service finds no text, says what it was', { timeout: 120_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		// Pale lines, no text: the sandbox rejects it (NO_TEXT), as the service would.
+		const { outputs, error } = await run(cred, {}, [binaryItem(pngWithText([], 2000, 3000), 'scan.png', 'image/png')], { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0]);
+		expect(outputs[0][0].json).toMatchObject({ status: 'rejected', error_code: 'NO_TEXT', file_name: 'scan.jpg', shrunk_from: expect.stringMatching(/^2000x3000 PNG, \d+\.\d MB$/) });
+		expect(uploadsOf(accountId).map((upload) => [upload.filename, upload.contentType])).toEqual([['scan.jpg', 'image/jpeg']]);
+	});
+
+	it('off, a photo over the size limit is refused as before, nothing sent', { timeout: 60_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const { error } = await run(cred, { shrinkPhotos: false }, [binaryItem(large, 'receipt-photo.jpg', 'image/jpeg')]);
+		expect(error?.message).toMatch(/^Item 1 \(receipt-photo\.jpg\): The file is \d+\.\d+ MB; the service accepts files up to about 4\.4 MB$/);
+		expect(uploadsOf(accountId)).toEqual([]);
+	});
+
+	it('a photo that cannot be decoded fails its item in words (Continue: its error item), nothing sent', { timeout: 60_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		// The header says 3600 x 4800; the image data stops half way.
+		const cut = large.subarray(0, Math.floor(large.byteLength / 2));
+		const { outputs, error } = await run(cred, {}, [binaryItem(cut, 'cut.jpg', 'image/jpeg')], { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0]);
+		expect(outputs[0][0].json.error).toMatch(/^Item 1 \(cut\.jpg\): the JPEG image could not be shrunk: /);
+		expect(uploadsOf(accountId)).toEqual([]);
+	});
+});

@@ -28,7 +28,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 	templates: ['base', 'items', 'http'],
 	waiting: ['base', 'items', 'http', 'duplicates', 'output'],
 	/** Each node folder (nodes/DocumentExtraction/, ...): the shared code, never another node. */
-	node: ['base', 'items', 'preflight', 'images', 'http', 'duplicates', 'output', 'templates', 'waiting'],
+	node: ['base', 'items', 'preflight', 'preflight/pdf', 'images', 'http', 'duplicates', 'output', 'templates', 'waiting'],
 	credentials: ['base', 'http'],
 };
 

@@ -2,8 +2,8 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { itemError, itemLabel } from '../../../shared/items/itemError';
 import { DOCUMENT_PREPARATION_KEYS } from '../../../shared/output/columnNames';
-import { PageRangeError, pageGroups, type SplitSpecification } from '../../../shared/preflight/pdf/pageRanges';
-import { PdfSplitError, splitPdf } from '../../../shared/preflight/pdf/split';
+import { pageGroups, type SplitSpecification } from '../../../shared/preflight/pdf/pageRanges';
+import { splitPdf } from '../../../shared/preflight/pdf/split';
 
 /**
  * Split PDFs: a scanner's batch cut into its documents before upload. Each part is a document of
@@ -44,8 +44,8 @@ export async function splitIntoParts(
 	try {
 		groups = pageGroups(specification, pageCount);
 	} catch (error) {
-		if (!(error instanceof PageRangeError)) throw error;
-		throw refused(`"Page Ranges" does not fit the document: ${error.message}`, `Correct "Page Ranges" (e.g. 1-2, 3, 4-${pageCount}); every page of the ${pageCount}-page PDF must be in one range.`);
+		// PageRangeError says, in the user's words, what does not fit.
+		throw refused(`"Page Ranges" does not fit the document: ${messageOf(error)}`, `Correct "Page Ranges" (e.g. 1-2, 3, 4-${pageCount}); every page of the ${pageCount}-page PDF must be in one range.`);
 	}
 	if (groups.length < 2) return undefined;
 	const parts: PdfPart[] = [];
@@ -54,8 +54,8 @@ export async function splitIntoParts(
 		try {
 			part = await partOf(bytes, pages);
 		} catch (error) {
-			if (!(error instanceof PdfSplitError)) throw error;
-			throw refused(`the PDF could not be split: ${error.message}`, 'Split it with a PDF program and send the parts, or set "Split PDFs" to "Don\'t Split" to send it whole.');
+			// PdfSplitError says why (encrypted, damaged, too complex).
+			throw refused(`the PDF could not be split: ${messageOf(error)}`, 'Split it with a PDF program and send the parts, or set "Split PDFs" to "Don\'t Split" to send it whole.');
 		}
 		const shown = pagesText(pages);
 		parts.push({
@@ -67,6 +67,10 @@ export async function splitIntoParts(
 		});
 	}
 	return parts;
+}
+
+function messageOf(error: unknown): string {
+	return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
 }
 
 /** One part made alone: the same bytes every time for the same file. */

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+
+import { JpegError, readJpegInfo } from '../../nodes/shared/images/jpegDecode';
+import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
+import { decodeScale, needsShrinking, photoHeader, shrinkPhoto } from '../../nodes/shared/images/shrink';
+import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
+import { pngWithText } from '../fixtures/images';
+
+/** A grey gradient of `width` x `height`, as a JPEG. */
+function gradientJpeg(width: number, height: number): Uint8Array {
+	const data = new Uint8Array(width * height * 3);
+	for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) data.fill((x + y) & 0xff, 3 * (y * width + x), 3 * (y * width + x) + 3);
+	return encodeJpeg({ width, height, data }, 90);
+}
+
+describe('photo shrink (images/shrink.ts)', () => {
+	it('decodes at the largest scale that keeps the long side at 2,600 pixels or more', () => {
+		expect(decodeScale(2000, 2600)).toBe(1);
+		expect(decodeScale(4032, 2600)).toBe(1);
+		expect(decodeScale(5200, 2600)).toBe(2);
+		expect(decodeScale(6000, 2600)).toBe(2);
+		expect(decodeScale(10_400, 2600)).toBe(4);
+		expect(decodeScale(20_792, 2600)).toBe(4);
+		// The decoders round up: 20,793 / 8 gives 2,600 pixels.
+		expect(decodeScale(20_793, 2600)).toBe(8);
+		expect(decodeScale(20_800, 2600)).toBe(8);
+		expect(decodeScale(100_000, 2600)).toBe(8);
+	});
+
+	it('shrinks a photo over the size limit, or over 2,600 pixels on its long side, and nothing else', () => {
+		const long = RECOMMENDED_IMAGE_LONG_SIDE_PX;
+		expect(needsShrinking({ width: long, height: 1000, orientation: 1 }, MAX_FILE_BYTES)).toBe(false);
+		expect(needsShrinking({ width: 1000, height: long + 1, orientation: 1 }, 1000)).toBe(true);
+		expect(needsShrinking({ width: 1000, height: 1000, orientation: 1 }, MAX_FILE_BYTES + 1)).toBe(true);
+	});
+
+	it('a wide JPEG becomes 2,600 pixels wide at quality 85, its height in proportion', async () => {
+		const jpeg = gradientJpeg(5400, 1200);
+		const shrunk = await shrinkPhoto(jpeg, 'jpeg');
+		expect(shrunk).toMatchObject({ width: 2600, height: 578, quality: 85 });
+		expect(readJpegInfo(shrunk.bytes)).toMatchObject({ width: 2600, height: 578 });
+	});
+
+	it('a tall PNG becomes a JPEG 2,600 pixels high', async () => {
+		const png = pngWithText([], 1200, 3000);
+		expect(photoHeader(png, 'png')).toEqual({ width: 1200, height: 3000, orientation: 1 });
+		const shrunk = await shrinkPhoto(png, 'png');
+		expect(readJpegInfo(shrunk.bytes)).toMatchObject({ width: 1040, height: 2600 });
+	});
+
+	it('a JPEG whose data stops half way is a JpegError, not a grey remainder', async () => {
+		const jpeg = gradientJpeg(3000, 800);
+		await expect(shrinkPhoto(jpeg.subarray(0, jpeg.length >> 1), 'jpeg')).rejects.toThrow(JpegError);
+	});
+});

@@ -174,6 +174,58 @@ describe('Split PDFs', () => {
 		expect(uploadsOf(accountId)).toHaveLength(4);
 	});
 
+	it('Extract with Template, Page Ranges from an expression: each item its own ranges, each part extracted with the template', { timeout: 120_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const templates = await runNode({ nodeType: 'action', parameters: { resource: 'template', operation: 'getMany', returnAll: true }, credential: cred });
+		const bankStatement = templates.outputs[0].find((item) => item.json.name === 'Bank statement');
+		const fixture = await loadFixture('bankStatement');
+		const { outputs, error } = await runNode({
+			nodeType: 'action',
+			parameters: {
+				resource: 'document',
+				operation: 'extractWithTemplate',
+				templateId: { __rl: true, mode: 'id', value: String(bankStatement?.json.scanner_id) },
+				options: { splitPdfs: 'ranges', pageRanges: '={{ $json.ranges }}' },
+			},
+			credential: cred,
+			input: [binaryItem(fixture.bytes, fixture.fileName, fixture.mimeType, 'data', { ranges: '1, 2-' })],
+		});
+
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0, 0]);
+		expect(outputs[0].map((item) => extractionOf(item))).toEqual([
+			expect.objectContaining({ status: 'done', template: expect.objectContaining({ name: 'Bank statement' }), source_pages: '1', pages_used: 1 }),
+			expect.objectContaining({ status: 'done', template: expect.objectContaining({ name: 'Bank statement' }), source_pages: '2-3', pages_used: 2 }),
+		]);
+		expect(uploadsOf(accountId).map((upload) => upload.filename)).toEqual(['bank-statement (page 1).pdf', 'bank-statement (pages 2-3).pdf']);
+	});
+
+	it('Every Attachment: a split PDF\'s parts and the other attachments each leave as documents, in order', { timeout: 60_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const statement = await loadFixture('bankStatement');
+		const receipt = await loadFixture('receiptPng');
+		const file = (bytes: Uint8Array, fileName: string, mimeType: string) => ({ data: Buffer.from(bytes).toString('base64'), fileName, mimeType });
+		const email: INodeExecutionData = {
+			json: { subject: 'Scans' },
+			binary: { attachment_0: file(statement.bytes, statement.fileName, statement.mimeType), attachment_1: file(receipt.bytes, receipt.fileName, receipt.mimeType) },
+		};
+		const { outputs, error } = await runNode({
+			nodeType: 'action',
+			parameters: { resource: 'document', operation: 'extract', documentSource: 'binaryFields', waitForResult: false, options: { splitPdfs: 'everyPage' } },
+			credential: cred,
+			input: [email],
+		});
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0, 0, 0, 0]);
+		expect(outputs[0].map((item) => [item.json.binary_field, item.json.source_pages ?? null])).toEqual([
+			['attachment_0', '1'],
+			['attachment_0', '2'],
+			['attachment_0', '3'],
+			['attachment_1', null],
+		]);
+		expect(uploadsOf(accountId)).toHaveLength(4);
+	});
+
 	it('Page Ranges that do not fit the document fail the item in words, before anything is sent; Continue gives its error item', { timeout: 60_000 }, async () => {
 		const { accountId, cred } = newAccount();
 		const input = [await fixtureItem('bankStatement'), await fixtureItem('receiptPng')];

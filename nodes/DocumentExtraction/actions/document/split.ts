@@ -45,7 +45,11 @@ export async function splitIntoParts(
 		groups = pageGroups(specification, pageCount);
 	} catch (error) {
 		// PageRangeError says, in the user's words, what does not fit.
-		throw refused(`"Page Ranges" does not fit the document: ${messageOf(error)}`, `Correct "Page Ranges" (e.g. 1-2, 3, 4-${pageCount}); every page of the ${pageCount}-page PDF must be in one range.`);
+		const what = specification.mode === 'ranges' ? '"Page Ranges" does not fit the document' : 'the PDF cannot be split as asked';
+		throw refused(
+			`${what}: ${messageOf(error)}`,
+			`Every page from 1 to ${pageCount} must be in exactly one range, e.g. '${exampleRanges(pageCount)}' ('2-' runs to the last page). Correct "Page Ranges", or use an expression that gives ranges for each file.`,
+		);
 	}
 	if (groups.length < 2) return undefined;
 	const parts: PdfPart[] = [];
@@ -67,6 +71,11 @@ export async function splitIntoParts(
 		});
 	}
 	return parts;
+}
+
+function exampleRanges(pageCount: number): string {
+	if (pageCount < 3) return pageCount === 1 ? '1' : '1, 2';
+	return `1-2, 3-${pageCount}`;
 }
 
 function messageOf(error: unknown): string {

@@ -9,7 +9,7 @@ import { resizeToFit } from './resize';
 /**
  * A phone photo or a scan too large to send, made into a JPEG the service takes: decoded at the
  * largest scale that keeps its long side at least the recommended size (spec 8.6), so a large
- * photo never exists at full resolution, turned upright (EXIF), resized to that long side, and
+ * photo never exists at full resolution, resized to that long side, turned upright (EXIF), and
  * encoded as JPEG, at a lower quality when it is still over the size limit.
  */
 
@@ -54,7 +54,8 @@ const QUALITIES = [85, 75, 65, 50, 35];
 export async function shrinkPhoto(bytes: Uint8Array, kind: PhotoKind, header: PhotoHeader = photoHeader(bytes, kind)): Promise<ShrunkPhoto> {
 	const scale = decodeScale(Math.max(header.width, header.height), RECOMMENDED_IMAGE_LONG_SIDE_PX);
 	const decoded: RgbImage = kind === 'jpeg' ? decodeJpeg(bytes, { scale }) : await decodePng(bytes, { scale });
-	const image = resizeToFit(applyOrientation(decoded, header.orientation), RECOMMENDED_IMAGE_LONG_SIDE_PX);
+	// Resized first, then turned: the long side is the same either way, and turning copies the small image, not the decoded one.
+	const image = applyOrientation(resizeToFit(decoded, RECOMMENDED_IMAGE_LONG_SIDE_PX), header.orientation);
 	for (const quality of QUALITIES) {
 		const encoded = encodeJpeg(image, quality);
 		if (encoded.byteLength <= MAX_FILE_BYTES) return { bytes: encoded, width: image.width, height: image.height, quality };

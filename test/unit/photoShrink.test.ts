@@ -13,6 +13,22 @@ function gradientJpeg(width: number, height: number): Uint8Array {
 	return encodeJpeg({ width, height, data }, 90);
 }
 
+/** `jpeg` with a big-endian EXIF block saying `orientation` (tag 274), after its SOI. */
+function withOrientation(jpeg: Uint8Array, orientation: number): Uint8Array {
+	const tiff = Buffer.alloc(8 + 2 + 12 + 4);
+	tiff.write('MM', 0, 'latin1');
+	tiff.writeUInt16BE(42, 2);
+	tiff.writeUInt32BE(8, 4);
+	tiff.writeUInt16BE(1, 8);
+	tiff.writeUInt16BE(0x0112, 10);
+	tiff.writeUInt16BE(3, 12);
+	tiff.writeUInt32BE(1, 14);
+	tiff.writeUInt16BE(orientation, 18);
+	const body = Buffer.concat([Buffer.from('Exif\0\0', 'latin1'), tiff]);
+	const head = Buffer.from([0xff, 0xe1, (body.length + 2) >> 8, (body.length + 2) & 0xff]);
+	return new Uint8Array(Buffer.concat([Buffer.from(jpeg.subarray(0, 2)), head, body, Buffer.from(jpeg.subarray(2))]));
+}
+
 describe('photo shrink (images/shrink.ts)', () => {
 	it('decodes at the largest scale that keeps the long side at 2,600 pixels or more', () => {
 		expect(decodeScale(2000, 2600)).toBe(1);
@@ -39,6 +55,13 @@ describe('photo shrink (images/shrink.ts)', () => {
 		const shrunk = await shrinkPhoto(jpeg, 'jpeg');
 		expect(shrunk).toMatchObject({ width: 2600, height: 578, quality: 85 });
 		expect(readJpegInfo(shrunk.bytes)).toMatchObject({ width: 2600, height: 578 });
+	});
+
+	it('a photo taken with the phone turned (EXIF orientation 6) is sent upright', async () => {
+		const jpeg = withOrientation(gradientJpeg(5400, 1200), 6);
+		expect(photoHeader(jpeg, 'jpeg')).toEqual({ width: 5400, height: 1200, orientation: 6 });
+		const shrunk = await shrinkPhoto(jpeg, 'jpeg');
+		expect(readJpegInfo(shrunk.bytes)).toMatchObject({ width: 578, height: 2600, orientation: 1 });
 	});
 
 	it('a tall PNG becomes a JPEG 2,600 pixels high', async () => {

@@ -15,6 +15,9 @@ import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
+import { readJpegInfo } from '../../nodes/shared/images/jpegDecode';
+import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
+import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
 import { DatabaseBinaryManager } from '../harness/databaseBinaryManager';
 import { binaryItem } from '../harness/engine';
 import { minimalPdf } from '../harness/documents';
@@ -38,6 +41,17 @@ async function useBinaryMode(mode: 'filesystem' | 'database'): Promise<void> {
 	const service = Container.get(BinaryDataService);
 	await service.init();
 	if (mode === 'database') service.setManager('database', new DatabaseBinaryManager());
+}
+
+/** A photo all grain: JPEG cannot make it small, so it is over 4.4 MB at a modest size. */
+function noisyJpeg(width: number, height: number): Uint8Array {
+	const data = new Uint8Array(width * height * 3);
+	let seed = 46;
+	for (let i = 0; i < data.length; i++) {
+		seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+		data[i] = seed >> 23;
+	}
+	return encodeJpeg({ width, height, data }, 95);
 }
 
 /** An item whose file n8n stored on disk, as n8n 2.x's triggers and file nodes hand it on. */
@@ -97,6 +111,25 @@ describe.each([
 
 		expect(error?.message).toMatch(/damaged or incomplete/);
 		expect(unexpected).toEqual([]);
+	});
+
+	it('a stored photo over 4.4 MB is read whole and sent shrunk, as a JPEG of 2,600 pixels (Shrink Large Photos)', async () => {
+		const photo = noisyJpeg(3000, 2000);
+		expect(photo.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
+		const item = await storedItem(photo, 'photo.png');
+		const uploads: SeenRequest[] = [];
+		answer(nock(BASE).post('/api/v1/process'), uploads, [202, uploadAccepted(ID)]);
+		const unexpected = trapAllRequests();
+
+		const { outputs, error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false }, [item]);
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		const [part] = multipartParts(uploads[0]);
+		expect(part).toMatchObject({ name: 'file', filename: 'photo.jpg', contentType: 'image/jpeg' });
+		expect(part.data.byteLength).toBeLessThanOrEqual(MAX_FILE_BYTES);
+		expect(readJpegInfo(part.data)).toMatchObject({ width: 2600, height: 1733 });
+		expect(outputs[0][0].json).toMatchObject({ result_id: ID, shrunk_from: `3000x2000 JPEG, ${(photo.byteLength / 1_000_000).toFixed(1)} MB` });
 	});
 
 	it('a stored file over 4.4 MB is refused by its size, with only its first kilobyte read', async () => {

@@ -2,7 +2,7 @@ import { NodeOperationError, type IExecuteFunctions, type INode } from 'n8n-work
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { outputOptionsCollection, outputProperties, readOutputOptions } from '../../nodes/shared/output/descriptions';
-import { doneResultToJson, markCharge } from '../../nodes/shared/output/mapping';
+import { doneResultToJson, markCharge, markPreparation } from '../../nodes/shared/output/mapping';
 import { OutputMappingError, type OutputOptions } from '../../nodes/shared/output/options';
 import { describeUnsuccessfulResult, unsuccessfulResultToJson } from '../../nodes/shared/output/unsuccessful';
 import type { ExtractedField, Result } from '../../nodes/shared/schemas';
@@ -507,5 +507,26 @@ describe('output parameters', () => {
 		expect(items.map((item) => item.name)).toEqual(['includeConfidence', 'includeSourceFragments', 'reviewThreshold']);
 		expect(items[1].displayOptions).toEqual({ show: { '/waitForResult': [true], '/output': ['fields'] } });
 		expect(items[0].displayOptions).toEqual({ show: { '/waitForResult': [true] }, hide: { '/output': ['raw'] } });
+	});
+});
+
+describe('markPreparation: what was done to a document before its upload (Split PDFs, Shrink Large Photos)', () => {
+	const facts = { source_file_name: 'scan.pdf', source_pages: '3-4' };
+
+	it('is in `extraction` (fields), on every table row, and in an `extraction` of its own for Raw, beside what is there', () => {
+		const [fields] = markPreparation(doneResultToJson(invoiceResult(), fieldsMode), 'fields', facts);
+		expect(fields.extraction).toMatchObject({ result_id: RESULT_ID, ...facts });
+		const rows = markPreparation(doneResultToJson(invoiceResult([{ name: 'items', value: [{ sku: 'A' }, { sku: 'B' }] }]), { mode: 'tableRows' }), 'tableRows', facts);
+		expect(rows.map((row) => [row.sku, row.source_pages])).toEqual([
+			['A', '3-4'],
+			['B', '3-4'],
+		]);
+		const [raw] = markPreparation(markCharge(doneResultToJson(invoiceResult(), { mode: 'raw' }), 'raw', { reused: true, firstExtractedAt: null }), 'raw', facts);
+		expect(raw.extraction).toEqual({ reused: true, first_extracted_at: null, pages_used: 0, ...facts });
+	});
+
+	it('adds nothing to a document that was neither split nor shrunk', () => {
+		const [raw] = markPreparation(doneResultToJson(invoiceResult(), { mode: 'raw' }), 'raw', undefined);
+		expect(raw).not.toHaveProperty('extraction');
 	});
 });

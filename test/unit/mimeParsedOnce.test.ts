@@ -20,7 +20,9 @@ vi.mock('../../nodes/shared/preflight/mimeMessage', async (importOriginal) => {
 /** Only what the attached-email reader asks of n8n: the item's binary field. */
 function context(eml: Buffer): IExecuteFunctions {
 	const binary = { attachment_0: { data: eml.toString('base64'), fileName: 'Invoices.eml', mimeType: 'message/rfc822', fileSize: String(eml.length) } };
-	return { getInputData: () => [{ json: {}, binary }], getNode: () => ({ name: 'Document Extraction' }) } as unknown as IExecuteFunctions;
+	// The node's parameters at their defaults (e.g. Shrink Large Photos, which the binary readers ask).
+	const getNodeParameter = (_name: string, _item: number, fallback?: unknown) => fallback;
+	return { getInputData: () => [{ json: {}, binary }], getNode: () => ({ name: 'Document Extraction' }), getNodeParameter } as unknown as IExecuteFunctions;
 }
 
 describe('an attached email holding several documents', () => {

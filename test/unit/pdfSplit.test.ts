@@ -467,6 +467,36 @@ describe('hostile PDFs: refused within the budget, quickly', () => {
 		for (const part of parts) await expectReadable(part, 1);
 	});
 
+	it('pages that all share one chain of 5,000 objects: every part copies the chain, the work stays linear in the bytes read and written, the time in proportion', async () => {
+		/** `pages` pages whose /Resources all lead down one chain of `depth` dictionaries. */
+		const chained = (pages: number, depth: number) => {
+			const first = pages + 3;
+			const leaves = Array.from({ length: pages }, (_, i): [number, string] => [i + 3, `<</Type/Page/Parent 2 0 R/MediaBox[0 0 10 10]/Resources ${first} 0 R>>`]);
+			const chain = Array.from({ length: depth }, (_, k): [number, string] => [first + k, k + 1 < depth ? `<</Next ${first + k + 1} 0 R/Pad (abcdefgh)>>` : '<<>>']);
+			return laidOut([[1, '<</Type/Catalog/Pages 2 0 R>>'], [2, `<</Type/Pages/Count ${pages}/Kids[${leaves.map(([id]) => `${id} 0 R`).join(' ')}]>>`], ...leaves, ...chain]);
+		};
+		const measured = async (pages: number) => {
+			const file = chained(pages, 5000);
+			const started = performance.now();
+			const parts = await splitPdf(file, everyPage(pages));
+			const ms = performance.now() - started;
+			const written = total(parts);
+			// Each part is its page and the whole chain, no more.
+			for (const part of parts) expect(part.length).toBeLessThan(file.length - (pages - 1) * 40);
+			// Split again with the work limited to a few units per byte read and written.
+			expect(await splitPdf(file, everyPage(pages), { work: 8 * (file.length + written) })).toHaveLength(pages);
+			return { ms, written };
+		};
+		await measured(4); // warm up
+		const small = await measured(8);
+		const large = await measured(32);
+		expect(large.written / small.written).toBeGreaterThan(3.9);
+		expect(large.written / small.written).toBeLessThan(4.1);
+		// Four times the output in at most eight times the time (plus a loaded machine's pause).
+		expect(large.ms, `${small.ms.toFixed(0)} ms, then ${large.ms.toFixed(0)} ms`).toBeLessThan(8 * small.ms + 500);
+		expect(large.ms).toBeLessThan(HOSTILE_TIME_MS * 2);
+	});
+
 	// The preflight's own hostile files (4.3 MB each): none is split (each lacks a usable index or
 	// a sound page tree) but the 60,000-level deep tree, and each ends within the time bound.
 	it.each(CRAFTED)('the preflight corpus: $name', async ({ name, bytes }) => {

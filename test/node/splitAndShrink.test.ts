@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { decodeJpeg } from '../../nodes/shared/images/jpegDecode';
@@ -257,6 +258,20 @@ describe('Split PDFs', () => {
 		expect(extractionOf(outputs[0][0])).not.toHaveProperty('source_pages');
 		const [upload] = uploadsOf(accountId);
 		expect(upload.sha256).toBe(createHash('sha256').update((await loadFixture('invoiceEn')).bytes).digest('hex'));
+	});
+
+	it('pages that all show one large object: the parts of one file share one output budget, so the item is refused before anything is sent', { timeout: 60_000 }, async () => {
+		// 100 pages drawing one 600 KB content stream: page by page, 100 parts of 600 KB each (60 MB
+		// from a 0.6 MB file). Made one opening per part, each part had the whole budget and all 100
+		// were sent; from one opening they are counted together, over the budget of 8x the file + 32 MB.
+		const pdf = await PDFDocument.create();
+		const shared = pdf.context.register(pdf.context.stream(`% ${'0123456789abcdef'.repeat(600_000 / 16)}\n`));
+		for (let page = 0; page < 100; page++) pdf.addPage([200, 200]).node.set(PDFName.of('Contents'), shared);
+		const bytes = await pdf.save({ useObjectStreams: false });
+		const { accountId, cred } = newAccount();
+		const { error } = await run(cred, { splitPdfs: 'everyPage' }, [binaryItem(bytes, 'stack.pdf', 'application/pdf')]);
+		expect(error?.message).toMatch(/^Item 1 \(stack\.pdf\): the PDF could not be split: The parts would together be larger than/);
+		expect(uploadsOf(accountId)).toEqual([]);
 	});
 
 	it('a range that leaves pages out names them', { timeout: 60_000 }, async () => {

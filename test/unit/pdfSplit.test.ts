@@ -11,7 +11,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNull, PDFNumber, PDFRef } f
 import { describe, expect, it } from 'vitest';
 
 import { everyNPages, parsePageRanges } from '../../nodes/shared/preflight/pdf/pageRanges';
-import { PdfSplitError, splitBudget, splitPdf, type SplitLimits, type SplitRefusal } from '../../nodes/shared/preflight/pdf/split';
+import { openSplit, PdfSplitError, splitBudget, splitPdf, type SplitLimits, type SplitRefusal } from '../../nodes/shared/preflight/pdf/split';
 import { readPdfStructure } from '../../nodes/shared/preflight/pdf/structure';
 import { readPdfText } from '../../sandbox/src/extraction/pdf-text';
 import { CRAFTED, PdfLayout } from '../fixtures/craftedPdfs';
@@ -293,6 +293,47 @@ describe('size and work: linear in the file, shared objects repeated per part an
 		const expiredClock = () => (looks++ === 0 ? 0 : Number.MAX_SAFE_INTEGER);
 		const refused = await refusalOf(bytes, everyPage(40), { clock: expiredClock });
 		expect(refused).toMatchObject({ reason: 'too-complex', message: expect.stringContaining('within the work and time allowed') });
+	});
+});
+
+describe('one opening for all parts (openSplit): the parts made one at a time, as the node sends them', () => {
+	it('parts asked one by one are the parts of one call, and share its output budget', async () => {
+		const original = sharedImagePdf();
+		const splitter = await openSplit(original, everyPage(12));
+		const oneByOne: Uint8Array[] = [];
+		for (let i = 11; i >= 0; i--) oneByOne.unshift(await splitter.part(i));
+		expect(oneByOne).toEqual(await splitPdf(original, everyPage(12)));
+		// Opened once per part, each part had the whole budget: 12 parts of one image each passed a
+		// budget of 4 images. From one opening the parts are counted together.
+		const limited = await openSplit(original, everyPage(12), { outputBytes: 4 * IMAGE_BYTES });
+		const made: Array<Uint8Array | SplitRefusal> = [];
+		for (let i = 0; i < 12; i++) made.push(await limited.part(i).catch((error: unknown) => (error as PdfSplitError).reason));
+		expect(made.slice(0, 3).every((part) => part instanceof Uint8Array)).toBe(true);
+		expect(made.slice(4)).toEqual(Array(8).fill('too-large'));
+	});
+
+	it('the clock stops between parts (an upload comes between two), not while one is made', async () => {
+		const { bytes } = await loadFixture('bankStatementLong');
+		let now = 0;
+		const splitter = await openSplit(bytes, everyPage(3), { timeMs: 50, clock: () => now });
+		now += 10_000; // the first part's upload
+		expect(await splitter.part(0)).toBeInstanceOf(Uint8Array);
+		now += 10_000;
+		expect(await splitter.part(1)).toBeInstanceOf(Uint8Array);
+		// A part whose own making takes past the limit is refused.
+		let ticking = false;
+		const slow = await openSplit(bytes, everyPage(3), { timeMs: 50, clock: () => (ticking ? (now += 1000) : now) });
+		ticking = true;
+		expect(await slow.part(2).catch((error: unknown) => (error as PdfSplitError).reason)).toBe('too-complex');
+	});
+
+	it('a 2,000-page PDF split page by page, one part at a time: linear, not one reading per part', async () => {
+		const file = await manyPagesPdf(2000);
+		const started = performance.now();
+		const splitter = await openSplit(file, everyPage(2000));
+		for (let i = 0; i < 2000; i++) await splitter.part(i);
+		// One reading per part took 40 s here (bench:split); one opening well under a second.
+		expect(performance.now() - started).toBeLessThan(HOSTILE_TIME_MS);
 	});
 });
 

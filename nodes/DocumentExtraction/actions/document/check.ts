@@ -11,7 +11,8 @@ import { detectFormat, inspectUpload, type FileAccepted } from '../../../shared/
 import { shrunkPhoto } from './photo';
 import type { Preparation } from './preparation';
 import type { DocumentCandidate, FileOrigin, LinkOrigin, ReadAgain, ReadFile } from './readers/reader';
-import { partOf, splitIntoParts } from './split';
+import type { PdfSplitter } from '../../../shared/preflight/pdf/split';
+import { splitIntoParts } from './split';
 
 /**
  * The one check of every document, whatever its reader: the preflight (`inspectUpload`) before
@@ -109,8 +110,8 @@ export async function checkUploadFile(
 	// A split PDF's page limit is its parts': each is checked below.
 	const splitting = preparation.split && kind === 'pdf' ? preparation.split : undefined;
 	const inspection = accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size, splitting ? { maxPages: Infinity } : {}));
-	const parts = splitting && (await splitIntoParts(ctx, itemIndex, file.bytes, inspection.fileName, inspection.pages, splitting));
-	if (!parts) {
+	const split = splitting && splitIntoParts(ctx, itemIndex, inspection.fileName, inspection.pages, splitting);
+	if (!split) {
 		// One part: the file is sent whole, under the page limit of every document.
 		if (splitting) accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size));
 		const checked = {
@@ -121,12 +122,16 @@ export async function checkUploadFile(
 		return [fileReadAgain(ctx, itemIndex, checked, fingerprintOf(file.bytes), readAgain)];
 	}
 	const madeFrom = { fileName: inspection.fileName, mimeType: inspection.mimeType };
+	const splitter = await split.open(file.bytes);
+	// The uploads open the file read again once, for all its parts, when the first is sent.
+	let reopened: Promise<PdfSplitter> | undefined;
 	const checkedParts: CheckedFile[] = [];
-	for (const part of parts) {
-		const partInspection = accepted(ctx, itemIndex, part.fileName, await inspectUpload(part.bytes, part.fileName, inspection.mimeType));
+	for (const [index, part] of split.parts.entries()) {
+		const bytes = await splitter.part(index);
+		const partInspection = accepted(ctx, itemIndex, part.fileName, await inspectUpload(bytes, part.fileName, inspection.mimeType));
 		const checked = { fileName: partInspection.fileName, mimeType: partInspection.mimeType, madeFrom, label: part.label, preparation: part.preparation };
-		const partAgain: ReadAgain = async () => ({ bytes: await partOf((await readAgain()).bytes, part.pages) });
-		checkedParts.push(fileReadAgain(ctx, itemIndex, checked, fingerprintOf(part.bytes), partAgain));
+		const partAgain: ReadAgain = async () => ({ bytes: await (await (reopened ??= readAgain().then((again) => split.open(again.bytes)))).part(index) });
+		checkedParts.push(fileReadAgain(ctx, itemIndex, checked, fingerprintOf(bytes), partAgain));
 	}
 	return checkedParts;
 }

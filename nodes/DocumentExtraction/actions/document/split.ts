@@ -3,23 +3,30 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { itemError, itemLabel } from '../../../shared/items/itemError';
 import { DOCUMENT_PREPARATION_KEYS } from '../../../shared/output/columnNames';
 import { pageGroups, type SplitSpecification } from '../../../shared/preflight/pdf/pageRanges';
-import { splitPdf } from '../../../shared/preflight/pdf/split';
+import { openSplit, type PdfSplitter } from '../../../shared/preflight/pdf/split';
 
 /**
  * Split PDFs: a scanner's batch cut into its documents before upload. Each part is a document of
  * its own (its own upload, result, items and pages charged); its items name the file and pages it
- * came from. Each part is made alone (one group per split), at the check and again for its upload,
- * so the part sent is byte for byte the part checked, and one file's parts are never held together.
+ * came from. The file is opened once at the check and once again for the uploads (the bytes read
+ * again), each time for all its parts, made one at a time: the part sent is byte for byte the part
+ * checked, and no more than one part's bytes are held at a time.
  */
 
-/** One part of a PDF: its pages, what its items say, and its bytes as first made (to check them). */
+/** One part of a PDF: its pages and what its items say. */
 export interface PdfPart {
 	pages: number[];
-	bytes: Uint8Array;
 	fileName: string;
 	/** How errors name it: "pages 3-4". */
 	label: string;
 	preparation: IDataObject;
+}
+
+/** A PDF's parts, and how to make them from the file's bytes. */
+export interface PdfParts {
+	parts: PdfPart[];
+	/** Opens the file once for all parts; a part that cannot be made fails the document. */
+	open(bytes: Uint8Array): Promise<PdfSplitter>;
 }
 
 /**
@@ -27,14 +34,7 @@ export interface PdfPart {
  * the file is then sent as it is. A range that does not fit the document, or a PDF that cannot be
  * split, fails the document before anything is sent.
  */
-export async function splitIntoParts(
-	ctx: IExecuteFunctions,
-	i: number,
-	bytes: Uint8Array,
-	fileName: string,
-	pageCount: number | null,
-	specification: SplitSpecification,
-): Promise<PdfPart[] | undefined> {
+export function splitIntoParts(ctx: IExecuteFunctions, i: number, fileName: string, pageCount: number | null, specification: SplitSpecification): PdfParts | undefined {
 	const refused = (message: string, description: string) =>
 		itemError(ctx.getNode(), i, `${itemLabel(i)} (${fileName}): ${message}`, `${description} Nothing was sent to the service and no page was used.`);
 	if (pageCount === null) {
@@ -52,25 +52,26 @@ export async function splitIntoParts(
 		);
 	}
 	if (groups.length < 2) return undefined;
-	const parts: PdfPart[] = [];
-	for (const pages of groups) {
-		let part: Uint8Array;
-		try {
-			part = await partOf(bytes, pages);
-		} catch (error) {
-			// PdfSplitError says why (encrypted, damaged, too complex).
-			throw refused(`the PDF could not be split: ${messageOf(error)}`, 'Split it with a PDF program and send the parts, or set "Split PDFs" to "Don\'t Split" to send it whole.');
-		}
-		const shown = pagesText(pages);
-		parts.push({
-			pages,
-			bytes: part,
-			fileName: partFileName(fileName, pages),
-			label: pages.length === 1 ? `page ${shown}` : `pages ${shown}`,
-			preparation: { [DOCUMENT_PREPARATION_KEYS.sourceFileName]: fileName, [DOCUMENT_PREPARATION_KEYS.sourcePages]: shown },
-		});
-	}
-	return parts;
+	// PdfSplitError says why (encrypted, damaged, too complex).
+	const cannotSplit = (error: unknown) =>
+		refused(`the PDF could not be split: ${messageOf(error)}`, 'Split it with a PDF program and send the parts, or set "Split PDFs" to "Don\'t Split" to send it whole.');
+	return {
+		parts: groups.map((pages) => {
+			const shown = pagesText(pages);
+			return {
+				pages,
+				fileName: partFileName(fileName, pages),
+				label: pages.length === 1 ? `page ${shown}` : `pages ${shown}`,
+				preparation: { [DOCUMENT_PREPARATION_KEYS.sourceFileName]: fileName, [DOCUMENT_PREPARATION_KEYS.sourcePages]: shown },
+			};
+		}),
+		open: async (bytes) => {
+			const splitter = await openSplit(bytes, groups).catch((error: unknown) => {
+				throw cannotSplit(error);
+			});
+			return { part: async (index) => await splitter.part(index).catch((error: unknown) => Promise.reject(cannotSplit(error))) };
+		},
+	};
 }
 
 function exampleRanges(pageCount: number): string {
@@ -80,12 +81,6 @@ function exampleRanges(pageCount: number): string {
 
 function messageOf(error: unknown): string {
 	return error instanceof Error ? error.message.replace(/\.$/, '') : String(error);
-}
-
-/** One part made alone: the same bytes every time for the same file. */
-export async function partOf(bytes: Uint8Array, pages: number[]): Promise<Uint8Array> {
-	const [part] = await splitPdf(bytes, [pages]);
-	return part;
 }
 
 /** "3-4", or "3" for one page: each part is a run of pages (pageRanges.ts). */

@@ -45,12 +45,20 @@ export class WorkMeter {
 	 * unknown for want of time another execution took.
 	 */
 	async offTheClock<T>(work: Promise<T>): Promise<T> {
-		const startedAt = this.now();
+		const resume = this.pause();
 		try {
 			return await work;
 		} finally {
-			this.deadline += this.now() - startedAt;
+			resume();
 		}
+	}
+
+	/** Stops the clock until the returned function is called: for a reading that waits between steps. */
+	pause(): () => void {
+		const pausedAt = this.now();
+		return () => {
+			this.deadline += this.now() - pausedAt;
+		};
 	}
 }
 

@@ -5,8 +5,6 @@
  * counted, so nothing is sent twice and a second run reads each part's earlier result.
  */
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 
 import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workflow';
 import { PDFDocument, PDFName } from 'pdf-lib';
@@ -14,8 +12,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { decodeJpeg } from '../../nodes/shared/images/jpegDecode';
 import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
-import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
+import { shrinkPhoto } from '../../nodes/shared/images/shrink';
+import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { LARGE_PHOTO_MISSING, largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
+import { LIBJPEG, djpeg } from '../harness/libjpeg';
+import { skipNotice } from '../harness/skipNotice';
 import { loadFixture, type FixtureName } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
@@ -69,48 +71,6 @@ async function largePhoto(factor: number, noise: number): Promise<Buffer> {
 		}
 	}
 	return Buffer.from(encodeJpeg({ width, height, data }, 95));
-}
-
-const requireHere = createRequire(__filename);
-const RENDERER = (() => {
-	try {
-		requireHere.resolve('@napi-rs/canvas');
-		return true;
-	} catch {
-		return false;
-	}
-})();
-
-/**
- * Page 1 of a PDF fixture as a phone photo: rendered to pixels (pdfjs with its Node canvas) at
- * `scale` x 72 dpi, with camera grain, as a JPEG of quality 95 (the project's own encoder).
- */
-async function photoOfPage(name: FixtureName, scale: number, noise: number): Promise<{ jpeg: Buffer; width: number; height: number }> {
-	const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs');
-	const standardFontDataUrl = `${join(dirname(requireHere.resolve('pdfjs-dist/package.json')), 'standard_fonts')}/`;
-	const pdf = await pdfjs.getDocument({ data: new Uint8Array((await loadFixture(name)).bytes), standardFontDataUrl, isEvalSupported: false, verbosity: 0 }).promise;
-	try {
-		const page = await pdf.getPage(1);
-		const viewport = page.getViewport({ scale });
-		type Context = { fillStyle: string; fillRect(x: number, y: number, w: number, h: number): void; getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray } };
-		const factory = pdf.canvasFactory as { create(width: number, height: number): { canvas: { width: number; height: number }; context: Context } };
-		const { canvas, context } = factory.create(Math.ceil(viewport.width), Math.ceil(viewport.height));
-		context.fillStyle = 'white';
-		context.fillRect(0, 0, canvas.width, canvas.height);
-		await page.render({ canvasContext: context as never, canvas: canvas as never, viewport }).promise;
-		const rgba = context.getImageData(0, 0, canvas.width, canvas.height).data;
-		const data = new Uint8Array(canvas.width * canvas.height * 3);
-		let seed = 46;
-		for (let pixel = 0, at = 0; pixel < canvas.width * canvas.height; pixel++) {
-			for (let c = 0; c < 3; c++, at++) {
-				seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-				data[at] = Math.max(0, Math.min(255, rgba[pixel * 4 + c] + (seed % (2 * noise + 1)) - noise));
-			}
-		}
-		return { jpeg: Buffer.from(encodeJpeg({ width: canvas.width, height: canvas.height, data }, 95)), width: canvas.width, height: canvas.height };
-	} finally {
-		await pdf.destroy();
-	}
 }
 
 describe('Split PDFs', () => {
@@ -288,27 +248,76 @@ describe('Shrink Large Photos', () => {
 		large = await largePhoto(3, 24);
 	}, 60_000);
 
-	it.skipIf(!RENDERER)('a phone photo over the size limit is sent as a JPEG of 2,600 pixels and extracted, its items saying what it was', { timeout: 180_000 }, async () => {
-		const photo = await photoOfPage('invoiceEn', 5, 24);
-		expect(photo.jpeg.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
+	/**
+	 * What the sandbox received (it keeps each upload's sha256, not its bytes): the JPEG our
+	 * shrink makes of the same file, which djpeg, an independent decoder, reads as a picture of at
+	 * most 2,600 pixels on its long side.
+	 */
+	async function expectUploadedShrunk(accountId: string, photo: DocumentPhoto, fileName: string): Promise<void> {
+		const shrunk = await shrinkPhoto(photo.bytes, photo.mimeType === 'image/png' ? 'png' : 'jpeg');
+		const uploads = uploadsOf(accountId);
+		expect(uploads.map((upload) => [upload.filename, upload.contentType, upload.status])).toEqual([[fileName, 'image/jpeg', 202]]);
+		expect(uploads[0].sha256).toBe(createHash('sha256').update(shrunk.bytes).digest('hex'));
+		expect(uploads[0].bytes).toBe(shrunk.bytes.byteLength);
+		expect(uploads[0].bytes).toBeLessThanOrEqual(MAX_FILE_BYTES);
+		const long = Math.max(shrunk.width, shrunk.height);
+		expect(long).toBe(RECOMMENDED_IMAGE_LONG_SIDE_PX);
+		expect(Math.min(shrunk.width, shrunk.height)).toBe(Math.round((RECOMMENDED_IMAGE_LONG_SIDE_PX * Math.min(photo.width, photo.height)) / Math.max(photo.width, photo.height)));
+		if (LIBJPEG) {
+			const decoded = djpeg(shrunk.bytes);
+			expect([decoded.width, decoded.height]).toEqual([shrunk.width, shrunk.height]);
+		}
+	}
+
+	/** The invoice's number and total, as the sandbox's OCR read them from the shrunk photo. */
+	function expectDocumentRead(item: INodeExecutionData, photo: DocumentPhoto): void {
+		expect(item.json.invoice_number).toBe(photo.expected.invoice_number);
+		expect(item.json.total).toBe(photo.expected.total);
+	}
+
+	const SKIP_LARGE = LARGE_PHOTO_MISSING !== undefined;
+	if (LARGE_PHOTO_MISSING) skipNotice(`the 48-megapixel photo and the 6 MB PNG are not made: ${LARGE_PHOTO_MISSING}`);
+
+	it.skipIf(SKIP_LARGE)('a 9 MB 48-megapixel phone photo is sent as a JPEG of 2,600 pixels and at most 4.4 MB, its text read; its items say what it was', { timeout: 180_000 }, async () => {
+		const photo = largeJpeg();
+		expect(photo.bytes.byteLength).toBeGreaterThan(8_000_000);
+		expect(photo.width * photo.height).toBe(48_000_000);
 		const { accountId, cred } = newAccount();
-		const { outputs, error } = await run(cred, {}, [binaryItem(photo.jpeg, 'invoice-photo.jpeg', 'image/jpeg')]);
+		const { outputs, error } = await run(cred, {}, [binaryItem(photo.bytes, photo.fileName, photo.mimeType)]);
 
 		expect(error).toBeUndefined();
 		expect(outputs[0]).toHaveLength(1);
 		expectPairedItems(outputs[0], [0]);
-		const megabytes = (photo.jpeg.byteLength / 1_000_000).toFixed(1);
-		expect(extractionOf(outputs[0][0])).toMatchObject({
-			status: 'done',
-			file_name: 'invoice-photo.jpeg',
-			file_type: 'image/jpeg',
-			shrunk_from: `${photo.width}x${photo.height} JPEG, ${megabytes} MB`,
-		});
-		expect(outputs[0][0].json.invoice_number).toBe((await loadFixture('invoiceEn')).expected?.invoice_number);
-		const uploads = uploadsOf(accountId);
-		expect(uploads).toHaveLength(1);
-		expect(uploads[0]).toMatchObject({ filename: 'invoice-photo.jpeg', contentType: 'image/jpeg', status: 202 });
-		expect(uploads[0].bytes).toBeLessThan(MAX_FILE_BYTES);
+		const megabytes = (photo.bytes.byteLength / 1_000_000).toFixed(1);
+		expect(extractionOf(outputs[0][0])).toMatchObject({ status: 'done', file_name: 'invoice-photo.jpg', file_type: 'image/jpeg', shrunk_from: `8000x6000 JPEG, ${megabytes} MB` });
+		expectDocumentRead(outputs[0][0], photo);
+		await expectUploadedShrunk(accountId, photo, 'invoice-photo.jpg');
+	});
+
+	it.skipIf(SKIP_LARGE)('a 6 MB PNG scan is sent as a JPEG named .jpg of 2,600 pixels and at most 4.4 MB, its text read', { timeout: 180_000 }, async () => {
+		const photo = largePng();
+		expect(photo.bytes.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
+		const { accountId, cred } = newAccount();
+		const { outputs, error } = await run(cred, {}, [binaryItem(photo.bytes, photo.fileName, photo.mimeType)]);
+
+		expect(error).toBeUndefined();
+		expectPairedItems(outputs[0], [0]);
+		const megabytes = (photo.bytes.byteLength / 1_000_000).toFixed(1);
+		expect(extractionOf(outputs[0][0])).toMatchObject({ status: 'done', file_name: 'invoice-scan.jpg', file_type: 'image/jpeg', shrunk_from: `2250x3000 PNG, ${megabytes} MB` });
+		expectDocumentRead(outputs[0][0], photo);
+		await expectUploadedShrunk(accountId, photo, 'invoice-scan.jpg');
+	});
+
+	it.skipIf(SKIP_LARGE)('off, the 48-megapixel photo and the 6 MB PNG are refused as too large, nothing sent', { timeout: 120_000 }, async () => {
+		const { accountId, cred } = newAccount();
+		const photos = [largeJpeg(), largePng()];
+		const { outputs, error } = await run(cred, { shrinkPhotos: false }, photos.map((photo) => binaryItem(photo.bytes, photo.fileName, photo.mimeType)), { continueOnFail: true });
+		expect(error).toBeUndefined();
+		expect(outputs[0].map((item) => item.json.error)).toEqual([
+			expect.stringMatching(/^Item 1 \(invoice-photo\.jpg\): The file is \d+\.\d+ MB; the service accepts files up to about 4\.4 MB$/),
+			expect.stringMatching(/^Item 2 \(invoice-scan\.png\): The file is \d+\.\d+ MB; the service accepts files up to about 4\.4 MB$/),
+		]);
+		expect(uploadsOf(accountId)).toEqual([]);
 	});
 
 	it('a PNG over 2,600 pixels is sent as a JPEG named .jpg; its error item, when the service finds no text, says what it was', { timeout: 120_000 }, async () => {

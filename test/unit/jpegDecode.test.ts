@@ -5,9 +5,7 @@
  * not change by a single byte), and djpeg's decoding is the reference. Real photos of the corpus
  * are checked too when it is here; hostile files must end in a JpegError, quickly.
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -15,58 +13,10 @@ import { DEFAULT_MAX_PIXELS, JpegError, decodeJpeg, readJpegInfo } from '../../n
 import type { RgbImage } from '../../nodes/shared/images/raster';
 import { jpegWithComment } from '../fixtures/images';
 import { MANIFEST, corpusFile, corpusPlacesLooked } from '../harness/corpusLocation';
+import { LIBJPEG, LIBJPEG_MISSING, cjpeg, djpeg, jpegtran } from '../harness/libjpeg';
 import { skipNotice } from '../harness/skipNotice';
 
 const SCALES = [1, 2, 4, 8] as const;
-
-// ---- libjpeg-turbo's command-line tools (Debian: libjpeg-turbo-progs) ----
-
-const LIBJPEG = ['cjpeg', 'djpeg', 'jpegtran'].every((tool) => spawnSync(tool, ['-version']).status === 0);
-// CI installs libjpeg-turbo's tools (.ci/run) and sets REQUIRE_LIBJPEG: there the comparisons must run.
-if (!LIBJPEG && process.env.REQUIRE_LIBJPEG === '1') throw new Error('REQUIRE_LIBJPEG is set but cjpeg, djpeg or jpegtran is missing (Debian: libjpeg-turbo-progs)');
-const LIBJPEG_MISSING =
-	'cjpeg, djpeg and jpegtran are not installed (apt-get install libjpeg-turbo-progs): the checks against libjpeg-turbo are skipped';
-
-function run(tool: string, args: string[], input: Uint8Array): Buffer {
-	const result = spawnSync(tool, args, { input, maxBuffer: 1 << 28 });
-	if (result.status !== 0) throw new Error(`${tool} ${args.join(' ')}: ${result.stderr.toString()}`);
-	return result.stdout;
-}
-
-/** A PPM (P6) of `image`, what cjpeg reads. */
-function ppm(image: RgbImage): Buffer {
-	return Buffer.concat([Buffer.from(`P6\n${image.width} ${image.height}\n255\n`), Buffer.from(image.data)]);
-}
-
-/** djpeg's PNM output (P5 grey or P6 colour) as RGB. */
-function parsePnm(bytes: Buffer): RgbImage {
-	const header = /^(P[56])\s+(\d+)\s+(\d+)\s+255\s/.exec(bytes.subarray(0, 40).toString('latin1'));
-	if (!header) throw new Error('not a PNM');
-	const [whole, kind, width, height] = header;
-	const samples = bytes.subarray(whole.length);
-	const pixels = Number(width) * Number(height);
-	const data = new Uint8Array(pixels * 3);
-	for (let p = 0; p < pixels; p++) for (let c = 0; c < 3; c++) data[p * 3 + c] = kind === 'P5' ? samples[p] : samples[p * 3 + c];
-	return { width: Number(width), height: Number(height), data };
-}
-
-const cjpeg = (image: RgbImage, args: string[]): Uint8Array => new Uint8Array(run('cjpeg', args, ppm(image)));
-const djpeg = (jpeg: Uint8Array, args: string[] = []): RgbImage => parsePnm(run('djpeg', ['-pnm', ...args], jpeg));
-
-/** jpegtran, for options that name a file (a scan script). */
-function jpegtran(jpeg: Uint8Array, args: string[], scanScript?: string): Uint8Array {
-	const folder = mkdtempSync(join(tmpdir(), 'jpegtran-'));
-	try {
-		const extra: string[] = [];
-		if (scanScript !== undefined) {
-			writeFileSync(join(folder, 'scans.txt'), scanScript);
-			extra.push('-scans', join(folder, 'scans.txt'));
-		}
-		return new Uint8Array(run('jpegtran', [...args, ...extra], jpeg));
-	} finally {
-		rmSync(folder, { recursive: true, force: true });
-	}
-}
 
 // ---- images and comparisons ----
 

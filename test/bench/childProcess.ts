@@ -3,10 +3,10 @@ import { join } from 'node:path';
 
 export const REPO_ROOT = join(__dirname, '..', '..');
 
-/** A TypeScript file of this repository run by Node with tsx, as `npm run` scripts do. */
-export function spawnTs(file: string, args: string[]): ChildProcess {
+/** A TypeScript file of this repository run by Node with tsx, as `npm run` scripts do (`nodeOptions`: e.g. `--expose-gc`). */
+export function spawnTs(file: string, args: string[], nodeOptions: string[] = []): ChildProcess {
 	// A fixed script of this repository with arguments the benchmark builds itself, never user input.
-	return spawn(process.execPath, ['--import', 'tsx', join(REPO_ROOT, file), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+	return spawn(process.execPath, [...nodeOptions, '--import', 'tsx', join(REPO_ROOT, file), ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 /** Resolves with everything the child printed once it exits; rejects on a non-zero exit. */

@@ -1,4 +1,3 @@
-import * as upngModule from '@pdf-lib/upng';
 import { crc32, deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 
@@ -6,15 +5,13 @@ import { decodePng, PngError, readPngInfo } from '../../nodes/shared/images/pngD
 import type { RgbImage } from '../../nodes/shared/images/raster';
 import { loadFixture } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
+import { upngImage } from '../harness/upng';
 
 /**
  * PNGs of every colour type, bit depth and interlacing, written here (node:zlib deflates them),
  * with every row filter in turn. Each decode is compared with the pixels the test put in, and with
  * an independent decoder (UPNG, which pdf-lib brings in) composited over white the same way.
  */
-
-// The package's types name its functions; its module has them as a default export.
-const UPNG = (upngModule as unknown as { default?: typeof upngModule }).default ?? upngModule;
 
 /** Timings, printed once the file's tests are done. */
 const report: string[] = [];
@@ -172,17 +169,6 @@ function expectedImage(spec: PngSpec): RgbImage {
 		}
 	}
 	return { width: spec.width, height: spec.height, data };
-}
-
-/** UPNG's reading (16-bit samples cut to their high byte), put over white as the decoder does. */
-function upngImage(bytes: Buffer): RgbImage {
-	const decoded = UPNG.decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length) as ArrayBuffer);
-	const rgba = new Uint8Array(UPNG.toRGBA8(decoded)[0]);
-	const data = new Uint8Array(decoded.width * decoded.height * 3);
-	for (let i = 0; i < decoded.width * decoded.height; i++) {
-		for (let c = 0; c < 3; c++) data[3 * i + c] = Math.round(255 - ((255 - rgba[4 * i + c]) * rgba[4 * i + 3]) / 255);
-	}
-	return { width: decoded.width, height: decoded.height, data };
 }
 
 function largestDifference(a: RgbImage, b: RgbImage): number {

@@ -13,8 +13,9 @@ import type { RgbImage } from './raster';
  * Memory: the IDAT data is inflated as a stream and unfiltered row by row, so the filtered data
  * (height x (1 + row bytes): 144 MB for a 48-megapixel RGB photo, 384 MB in RGBA16) never exists
  * at once. The peak is the file itself, two rows, a few 16 KiB inflate chunks and the result,
- * plus, with `scale` > 1, 16-bit block sums the size of the (reduced) result. Measured on a
- * 48-megapixel RGB PNG: 48 MB more resident at scale 4, 177 MB at scale 1.
+ * plus, with `scale` > 1, 16-bit block sums of one row of blocks (of the whole reduced result for
+ * an interlaced file, whose passes come back to every block). Inflated chunks are garbage once
+ * read and freed when V8 collects, so the resident peak is above this sum: `npm run bench:shrink`.
  */
 
 

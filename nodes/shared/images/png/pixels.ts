@@ -113,7 +113,8 @@ export class PixelSink {
 		this.width = Math.ceil(info.width / scale);
 		this.height = Math.ceil(info.height / scale);
 		this.data = new Uint8Array(this.width * this.height * 3);
-		if (scale > 1) this.sums = new Uint16Array(this.data.length);
+		// Rows in order fill one band of blocks at a time; Adam7's passes come back to every block.
+		if (scale > 1) this.sums = new Uint16Array(info.interlaced ? this.data.length : 3 * this.width);
 		this.scratch = new Uint8Array(3 * info.width);
 	}
 
@@ -125,29 +126,36 @@ export class PixelSink {
 		}
 		const { scratch, shift } = this;
 		this.convert(row, pass.width, scratch, 0);
-		const target = this.sums ?? this.data;
-		const base = 3 * (y >> shift) * this.width;
+		const { sums } = this;
+		const banded = sums !== undefined && !this.info.interlaced;
+		const target = sums ?? this.data;
+		const base = banded ? 0 : 3 * (y >> shift) * this.width;
 		for (let i = 0, x = pass.x0; i < pass.width; i++, x += pass.dx) {
 			const at = base + 3 * (x >> shift);
 			target[at] += scratch[3 * i];
 			target[at + 1] += scratch[3 * i + 1];
 			target[at + 2] += scratch[3 * i + 2];
 		}
+		if (banded && ((y + 1) % (1 << shift) === 0 || y === this.info.height - 1)) {
+			this.average(y >> shift, sums);
+			sums.fill(0);
+		}
 	}
 
 	result(): RgbImage {
-		const { sums, data, width, height } = this;
-		if (sums) {
-			const size = 1 << this.shift;
-			for (let by = 0; by < height; by++) {
-				const rows = Math.min(size, this.info.height - by * size);
-				for (let bx = 0; bx < width; bx++) {
-					const count = rows * Math.min(size, this.info.width - bx * size);
-					const at = 3 * (by * width + bx);
-					for (let k = at; k < at + 3; k++) data[k] = Math.round(sums[k] / count);
-				}
-			}
+		const { sums, width, height } = this;
+		if (sums && this.info.interlaced) for (let by = 0; by < height; by++) this.average(by, sums.subarray(3 * by * width, 3 * (by + 1) * width));
+		return { width, height, data: this.data };
+	}
+
+	/** Block row `by` of the result: each block's sums over the pixels it holds (fewer at the edges). */
+	private average(by: number, sums: Uint16Array): void {
+		const size = 1 << this.shift;
+		const rows = Math.min(size, this.info.height - by * size);
+		const row = 3 * by * this.width;
+		for (let bx = 0; bx < this.width; bx++) {
+			const count = rows * Math.min(size, this.info.width - bx * size);
+			for (let k = 3 * bx; k < 3 * bx + 3; k++) this.data[row + k] = Math.round(sums[k] / count);
 		}
-		return { width, height, data };
 	}
 }

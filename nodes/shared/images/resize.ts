@@ -23,8 +23,7 @@ export function resizeToFit(image: RgbImage, maxLongSide: number): RgbImage {
 	const reduced = box > 1 ? boxReduce(image, box) : image;
 	// The box step's last column and row may cover less than `box` pixels: the filters below work
 	// in the reduced grid, with the original extent (width / box) spread over the output.
-	const across = resampleRows(reduced, outWidth, filterWeights(reduced.width, outWidth, width / box));
-	return resampleColumns(across, outHeight, filterWeights(reduced.height, outHeight, height / box));
+	return resample(reduced, outWidth, outHeight, filterWeights(reduced.width, outWidth, width / box), filterWeights(reduced.height, outHeight, height / box));
 }
 
 /** Each `box` x `box` square averaged; the edge squares by the pixels they hold. */
@@ -92,46 +91,55 @@ function filterWeights(inSize: number, outSize: number, span: number): Weights {
 	return { first, count, taps, weights };
 }
 
-function resampleRows({ width, height, data }: RgbImage, outWidth: number, { first, count, taps, weights }: Weights): RgbImage {
-	const out = new Uint8Array(outWidth * height * 3);
-	for (let y = 0; y < height; y++) {
-		const row = y * width * 3;
-		for (let x = 0, at = y * outWidth * 3; x < outWidth; x++, at += 3) {
-			let r = 0;
-			let g = 0;
-			let b = 0;
-			const taken = count[x];
-			for (let k = 0, w = x * taps, source = row + 3 * first[x]; k < taken; k++, w++, source += 3) {
-				const weight = weights[w];
-				r += weight * data[source];
-				g += weight * data[source + 1];
-				b += weight * data[source + 2];
-			}
-			out[at] = clamp(r);
-			out[at + 1] = clamp(g);
-			out[at + 2] = clamp(b);
-		}
-	}
-	return { width: outWidth, height, data: out };
-}
-
-/** Whole rows at a time: each input row is read straight through, which keeps the cache warm. */
-function resampleColumns({ width, data }: RgbImage, outHeight: number, { first, count, taps, weights }: Weights): RgbImage {
-	const rowLength = width * 3;
+/**
+ * Both passes, one output row at a time: the rows resampled across are kept only while the
+ * column filter still needs them (at most `taps` of them, in a ring), so the image resampled
+ * across never exists whole: at 4000 x 3000 to 2600 x 1950 that spares 23 MB of peak memory.
+ */
+function resample(image: RgbImage, outWidth: number, outHeight: number, across: Weights, down: Weights): RgbImage {
+	const rowLength = outWidth * 3;
+	const ring = new Uint8Array(down.taps * rowLength);
+	// Which row resampled across each slot of the ring holds; the rows a column filter needs only move down.
+	const held = new Int32Array(down.taps).fill(-1);
 	const out = new Uint8Array(rowLength * outHeight);
 	const sums = new Float32Array(rowLength);
 	for (let y = 0; y < outHeight; y++) {
 		sums.fill(0);
-		const taken = count[y];
-		for (let k = 0; k < taken; k++) {
-			const weight = weights[y * taps + k];
-			const row = (first[y] + k) * rowLength;
-			for (let i = 0; i < rowLength; i++) sums[i] += weight * data[row + i];
+		for (let k = 0; k < down.count[y]; k++) {
+			const row = down.first[y] + k;
+			const slot = row % down.taps;
+			const at = slot * rowLength;
+			if (held[slot] !== row) {
+				resampleRow(image, row, across, ring, at);
+				held[slot] = row;
+			}
+			const weight = down.weights[y * down.taps + k];
+			for (let i = 0; i < rowLength; i++) sums[i] += weight * ring[at + i];
 		}
 		const at = y * rowLength;
 		for (let i = 0; i < rowLength; i++) out[at + i] = clamp(sums[i]);
 	}
-	return { width, height: outHeight, data: out };
+	return { width: outWidth, height: outHeight, data: out };
+}
+
+/** Row `y` of `image` resampled across into `out` at `at`, rounded to 8 bits as a pass of its own would be. */
+function resampleRow({ width, data }: RgbImage, y: number, { first, count, taps, weights }: Weights, out: Uint8Array, at: number): void {
+	const row = y * width * 3;
+	for (let x = 0; x < count.length; x++, at += 3) {
+		let r = 0;
+		let g = 0;
+		let b = 0;
+		const taken = count[x];
+		for (let k = 0, w = x * taps, source = row + 3 * first[x]; k < taken; k++, w++, source += 3) {
+			const weight = weights[w];
+			r += weight * data[source];
+			g += weight * data[source + 1];
+			b += weight * data[source + 2];
+		}
+		out[at] = clamp(r);
+		out[at + 1] = clamp(g);
+		out[at + 2] = clamp(b);
+	}
 }
 
 function clamp(value: number): number {

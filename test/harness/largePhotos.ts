@@ -1,11 +1,11 @@
 /**
  * Large photos of a real document, made at test time (Shrink Large Photos, issue 46): a 48-megapixel
- * phone photo (8000 x 6000, about 9 MB of JPEG) and a 41-megapixel scan saved as a 6 MB PNG, each a real invoice
- * of the corpus (its values known: test/corpus/expected/dev-invoices/) scaled up, with a camera's
- * grain, so that the sandbox's OCR reads its text from the pixels once it is shrunk. Deterministic:
- * the same bytes each time on one machine. cjpeg encodes the JPEGs when it is here (a second or
- * two); else the project's own encoder does (slower). Needs the corpus file: without it,
- * `LARGE_PHOTO_MISSING` says why and the callers skip.
+ * phone photo (8000 x 6000, about 9 MB of JPEG) and a 41-megapixel scan saved as a 6 MB PNG, each
+ * an invoice scaled up, with a camera's grain, so that the sandbox's OCR reads its text from the
+ * pixels once it is shrunk. The invoice is a real one of the corpus when it is here (its values
+ * known: test/corpus/expected/dev-invoices/), else the project's invoice fixture drawn without a
+ * canvas (textRaster.ts). Deterministic: the same bytes each time on one machine. cjpeg encodes
+ * the JPEGs when it is here (a second or two); else the project's own encoder does (slower).
  */
 import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -14,19 +14,19 @@ import { deflateSync } from 'node:zlib';
 import { decodeJpeg } from '../../nodes/shared/images/jpegDecode';
 import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
 import type { RgbImage } from '../../nodes/shared/images/raster';
+import { loadFixture } from '../fixtures';
 import { pngChunk } from '../fixtures/images';
-import { corpusFile, corpusPlacesLooked } from './corpusLocation';
+import { corpusFile } from './corpusLocation';
 import { LIBJPEG, cjpeg, ppmHeader } from './libjpeg';
+import { renderPdfText } from './textRaster';
 
 /** An invoice photographed on a desk (782 x 1104; its number, date and total printed large). */
 export const LARGE_PHOTO_SOURCE = 'dev-invoices/files/mindee-invoice-johnsmith-en-us.jpg';
 
 const sourcePath = corpusFile(LARGE_PHOTO_SOURCE);
 
-/** Why the photos cannot be made here, or undefined when they can. */
-export const LARGE_PHOTO_MISSING: string | undefined = sourcePath
-	? undefined
-	: `${LARGE_PHOTO_SOURCE} of the corpus is not here (looked in ${corpusPlacesLooked()}); \`npm run corpus\` fetches it`;
+/** What the photos show: the corpus's invoice, or the fixture drawn when the corpus is not here. */
+export const LARGE_PHOTO_DOCUMENT = sourcePath ? LARGE_PHOTO_SOURCE : 'the invoice-en.pdf fixture, drawn at 144 dpi (the corpus is not here)';
 
 export interface DocumentPhoto {
 	bytes: Buffer;
@@ -34,12 +34,16 @@ export interface DocumentPhoto {
 	height: number;
 	fileName: string;
 	mimeType: 'image/jpeg' | 'image/png';
-	/** The values the document shows (the corpus's expected fields). */
+	/** The values the document shows. */
 	expected: { invoice_number: string; total: number };
 }
 
-function source(): { image: RgbImage; expected: DocumentPhoto['expected'] } {
-	if (!sourcePath) throw new Error(LARGE_PHOTO_MISSING);
+async function source(): Promise<{ image: RgbImage; expected: DocumentPhoto['expected'] }> {
+	if (!sourcePath) {
+		const fixture = await loadFixture('invoiceEn');
+		const { invoice_number, total } = fixture.expected as { invoice_number: string; total: number };
+		return { image: await renderPdfText(fixture.bytes, 2), expected: { invoice_number, total } };
+	}
 	const image = decodeJpeg(new Uint8Array(readFileSync(sourcePath)), { scale: 1 });
 	const expectedPath = join(__dirname, '..', 'corpus', 'expected', 'dev-invoices', `${basename(sourcePath).replace(/\.[^.]+$/, '')}.json`);
 	const { fields } = JSON.parse(readFileSync(expectedPath, 'utf8')) as { fields: { invoice_number: string; total: number } };
@@ -49,8 +53,10 @@ function source(): { image: RgbImage; expected: DocumentPhoto['expected'] } {
 interface Shot {
 	width: number;
 	height: number;
-	/** grain: each sample moves by up to this much, either way */
+	/** grain: a sample moves by up to this much, either way */
 	noise: number;
+	/** one sample in this many has grain (1: every one) */
+	grainEvery: number;
 	/** the document's share of the picture's height (the rest is a grey desk around it) */
 	fill: number;
 }
@@ -95,7 +101,8 @@ function photograph(document: RgbImage, shot: Shot, headerBytes: number): { buff
 				seed ^= seed << 13;
 				seed ^= seed >>> 17;
 				seed ^= seed << 5;
-				const grain = ((seed >>> 0) % (2 * noise + 1)) - noise;
+				const random = seed >>> 0;
+				const grain = random % shot.grainEvery === 0 ? ((random >>> 8) % (2 * noise + 1)) - noise : 0;
 				data[at + c] = Math.max(0, Math.min(255, Math.round(value + grain)));
 			}
 		}
@@ -104,9 +111,9 @@ function photograph(document: RgbImage, shot: Shot, headerBytes: number): { buff
 }
 
 /** The 48-megapixel phone photo: 8000 x 6000, about 9 MB (`progressive`: the same picture as a progressive JPEG). */
-export function largeJpeg(options: { progressive?: boolean } = {}): DocumentPhoto {
-	const { image: document, expected } = source();
-	const shot: Shot = { width: 8000, height: 6000, noise: 9, fill: 0.96 };
+export async function largeJpeg(options: { progressive?: boolean } = {}): Promise<DocumentPhoto> {
+	const { image: document, expected } = await source();
+	const shot: Shot = { width: 8000, height: 6000, noise: 9, grainEvery: 1, fill: 0.96 };
 	const header = ppmHeader(shot.width, shot.height);
 	const { buffer, image } = photograph(document, shot, header.length);
 	let bytes: Buffer;
@@ -121,9 +128,10 @@ export function largeJpeg(options: { progressive?: boolean } = {}): DocumentPhot
 }
 
 /** The page scanned at about 650 dpi and saved as PNG: 5400 x 7600 RGB (41 megapixels), about 6 MB. */
-export function largePng(): DocumentPhoto {
-	const { image: document, expected } = source();
-	const shot: Shot = { width: 5400, height: 7600, noise: 0, fill: 1 };
+export async function largePng(): Promise<DocumentPhoto> {
+	const { image: document, expected } = await source();
+	// The corpus's photo has its own grain; the drawn fixture is flat white, which deflate all but removes.
+	const shot: Shot = { width: 5400, height: 7600, noise: sourcePath ? 0 : 1, grainEvery: 75, fill: 1 };
 	const { image } = photograph(document, shot, 0);
 	const rowBytes = shot.width * 3;
 	const filtered = Buffer.alloc(shot.height * (rowBytes + 1));

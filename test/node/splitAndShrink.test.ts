@@ -15,9 +15,8 @@ import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
 import { shrinkPhoto } from '../../nodes/shared/images/shrink';
 import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
-import { LARGE_PHOTO_MISSING, largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
+import { largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
 import { LIBJPEG, djpeg } from '../harness/libjpeg';
-import { skipNotice } from '../harness/skipNotice';
 import { loadFixture, type FixtureName } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
@@ -275,11 +274,8 @@ describe('Shrink Large Photos', () => {
 		expect(item.json.total).toBe(photo.expected.total);
 	}
 
-	const SKIP_LARGE = LARGE_PHOTO_MISSING !== undefined;
-	if (LARGE_PHOTO_MISSING) skipNotice(`the 48-megapixel photo and the 6 MB PNG are not made: ${LARGE_PHOTO_MISSING}`);
-
-	it.skipIf(SKIP_LARGE)('a 9 MB 48-megapixel phone photo is sent as a JPEG of 2,600 pixels and at most 4.4 MB, its text read; its items say what it was', { timeout: 180_000 }, async () => {
-		const photo = largeJpeg();
+	it('a 9 MB 48-megapixel phone photo of an invoice (the corpus\'s, else the fixture drawn) is sent as a JPEG of 2,600 pixels and at most 4.4 MB, its text read; its items say what it was', { timeout: 180_000 }, async () => {
+		const photo = await largeJpeg();
 		expect(photo.bytes.byteLength).toBeGreaterThan(8_000_000);
 		expect(photo.width * photo.height).toBe(48_000_000);
 		const { accountId, cred } = newAccount();
@@ -294,8 +290,8 @@ describe('Shrink Large Photos', () => {
 		await expectUploadedShrunk(accountId, photo, 'invoice-photo.jpg');
 	});
 
-	it.skipIf(SKIP_LARGE)('a 6 MB PNG scan of 41 megapixels is sent as a JPEG named .jpg of 2,600 pixels and at most 4.4 MB, its text read', { timeout: 180_000 }, async () => {
-		const photo = largePng();
+	it('a 6 MB PNG scan of 41 megapixels is sent as a JPEG named .jpg of 2,600 pixels and at most 4.4 MB, its text read', { timeout: 180_000 }, async () => {
+		const photo = await largePng();
 		expect(photo.bytes.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
 		const { accountId, cred } = newAccount();
 		const { outputs, error } = await run(cred, {}, [binaryItem(photo.bytes, photo.fileName, photo.mimeType)]);
@@ -308,9 +304,9 @@ describe('Shrink Large Photos', () => {
 		await expectUploadedShrunk(accountId, photo, 'invoice-scan.jpg');
 	});
 
-	it.skipIf(SKIP_LARGE)('off, the 48-megapixel photo and the 6 MB PNG are refused as too large, nothing sent', { timeout: 120_000 }, async () => {
+	it('off, the 48-megapixel photo and the 6 MB PNG are refused as too large, nothing sent', { timeout: 120_000 }, async () => {
 		const { accountId, cred } = newAccount();
-		const photos = [largeJpeg(), largePng()];
+		const photos = [await largeJpeg(), await largePng()];
 		const { outputs, error } = await run(cred, { shrinkPhotos: false }, photos.map((photo) => binaryItem(photo.bytes, photo.fileName, photo.mimeType)), { continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(outputs[0].map((item) => item.json.error)).toEqual([

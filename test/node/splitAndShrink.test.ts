@@ -268,6 +268,12 @@ describe('Shrink Large Photos', () => {
 		}
 	}
 
+	// Made once for the tests that use them (a few seconds each).
+	let jpeg: Promise<DocumentPhoto> | undefined;
+	let png: Promise<DocumentPhoto> | undefined;
+	const photoJpeg = () => (jpeg ??= largeJpeg());
+	const photoPng = () => (png ??= largePng());
+
 	/** The invoice's number and total, as the sandbox's OCR read them from the shrunk photo. */
 	function expectDocumentRead(item: INodeExecutionData, photo: DocumentPhoto): void {
 		expect(item.json.invoice_number).toBe(photo.expected.invoice_number);
@@ -275,7 +281,7 @@ describe('Shrink Large Photos', () => {
 	}
 
 	it('a 9 MB 48-megapixel phone photo of an invoice (the corpus\'s, else the fixture drawn) is sent as a JPEG of 2,600 pixels and at most 4.4 MB, its text read; its items say what it was', { timeout: 180_000 }, async () => {
-		const photo = await largeJpeg();
+		const photo = await photoJpeg();
 		expect(photo.bytes.byteLength).toBeGreaterThan(8_000_000);
 		expect(photo.width * photo.height).toBe(48_000_000);
 		const { accountId, cred } = newAccount();
@@ -291,7 +297,7 @@ describe('Shrink Large Photos', () => {
 	});
 
 	it('a 6 MB PNG scan of 41 megapixels is sent as a JPEG named .jpg of 2,600 pixels and at most 4.4 MB, its text read', { timeout: 180_000 }, async () => {
-		const photo = await largePng();
+		const photo = await photoPng();
 		expect(photo.bytes.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
 		const { accountId, cred } = newAccount();
 		const { outputs, error } = await run(cred, {}, [binaryItem(photo.bytes, photo.fileName, photo.mimeType)]);
@@ -306,7 +312,7 @@ describe('Shrink Large Photos', () => {
 
 	it('off, the 48-megapixel photo and the 6 MB PNG are refused as too large, nothing sent', { timeout: 120_000 }, async () => {
 		const { accountId, cred } = newAccount();
-		const photos = [await largeJpeg(), await largePng()];
+		const photos = [await photoJpeg(), await photoPng()];
 		const { outputs, error } = await run(cred, { shrinkPhotos: false }, photos.map((photo) => binaryItem(photo.bytes, photo.fileName, photo.mimeType)), { continueOnFail: true });
 		expect(error).toBeUndefined();
 		expect(outputs[0].map((item) => item.json.error)).toEqual([

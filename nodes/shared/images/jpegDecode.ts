@@ -11,12 +11,14 @@
  *
  * Memory: a sequential JPEG in one scan (what cameras and phones write) is decoded MCU row by MCU
  * row into the output: the output plus a few rows. A progressive one keeps N x N coefficients per
- * block (N = 8 / scale) until its last scan: see jpeg/buffered.ts for the figures.
+ * block (N = 8 / scale) until its last scan, at most `maxCoefficientBytes` of them at a time (the
+ * file decoded again for each band of rows), and renders a band at a time as its rows are read
+ * (`decodeJpegRows`): see jpeg/buffered.ts for the figures.
  */
 import { decode } from './jpeg/decoder';
 import { JpegError } from './jpeg/error';
 import { APP1, EOI, SOS, expectSoi, exifOrientation, isStartOfFrame, parseFrame, readSegment, type Frame } from './jpeg/markers';
-import type { RgbImage } from './raster';
+import { wholeImage, type RgbImage, type RgbRows } from './raster';
 
 export { JpegError };
 
@@ -34,9 +36,22 @@ export interface JpegDecodeOptions {
 	scale: 1 | 2 | 4 | 8;
 	/** refuse images whose declared width x height is above this; default DEFAULT_MAX_PIXELS */
 	maxPixels?: number;
+	/**
+	 * progressive files only: keep subsampled chroma at its own resolution rather than the
+	 * output's (a quarter of its coefficients for 4:2:0; colour edges then repeat samples, the
+	 * luma is unchanged). Default false: the same pixels as the sequential file.
+	 */
+	subsampledChroma?: boolean;
+	/**
+	 * progressive files only: hold the coefficients of a band of MCU rows at a time within this,
+	 * the file decoded again for each band (slower, same pixels); default DEFAULT_MAX_COEFFICIENT_BYTES
+	 */
+	maxCoefficientBytes?: number;
 }
 
 export const DEFAULT_MAX_PIXELS = 100_000_000;
+/** 48 megapixels 4:2:0 at 1/2 with subsampled chroma (36 MB of coefficients) in two bands. */
+export const DEFAULT_MAX_COEFFICIENT_BYTES = 20_000_000;
 
 /**
  * Size, components, progressiveness and EXIF orientation, from the segments before the image data
@@ -69,8 +84,21 @@ export function readJpegInfo(bytes: Uint8Array): JpegInfo {
 
 /** Decodes to 8-bit RGB at 1/scale size. Throws a JpegError for what it cannot or will not decode. */
 export function decodeJpeg(bytes: Uint8Array, options: JpegDecodeOptions): RgbImage {
+	return wholeImage(decodeJpegRows(bytes, options));
+}
+
+/**
+ * As `decodeJpeg`, but a progressive file's image comes as rows rendered on demand, top to
+ * bottom (raster.ts), so a resizer reading them never holds it whole. Every scan is decoded (and
+ * every error thrown) before it returns.
+ */
+export function decodeJpegRows(bytes: Uint8Array, options: JpegDecodeOptions): RgbImage | RgbRows {
 	const { scale } = options;
 	if (scale !== 1 && scale !== 2 && scale !== 4 && scale !== 8) throw new JpegError(`unsupported scale ${String(scale)} (1, 2, 4 or 8)`);
-	const maxPixels = options.maxPixels ?? DEFAULT_MAX_PIXELS;
-	return decode(bytes, scale, maxPixels);
+	return decode(bytes, {
+		scale,
+		maxPixels: options.maxPixels ?? DEFAULT_MAX_PIXELS,
+		subsampledChroma: options.subsampledChroma ?? false,
+		maxCoefficientBytes: options.maxCoefficientBytes ?? DEFAULT_MAX_COEFFICIENT_BYTES,
+	});
 }

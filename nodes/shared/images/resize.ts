@@ -1,4 +1,4 @@
-import type { RgbImage } from './raster';
+import { rowsOf, wholeImage, type RgbImage, type RgbRows } from './raster';
 
 /**
  * Downscaling for documents: an exact box average by the largest integer factor that leaves at
@@ -12,10 +12,10 @@ import type { RgbImage } from './raster';
  */
 
 /** The image scaled so that its longer side is `maxLongSide`; the same image when it already fits (never upscaled). */
-export function resizeToFit(image: RgbImage, maxLongSide: number): RgbImage {
+export function resizeToFit(image: RgbImage | RgbRows, maxLongSide: number): RgbImage {
 	const { width, height } = image;
 	if (!Number.isInteger(maxLongSide) || maxLongSide < 1) throw new Error(`resize: the long side must be a whole number of pixels, not ${maxLongSide}`);
-	if (Math.max(width, height) <= maxLongSide) return image;
+	if (Math.max(width, height) <= maxLongSide) return wholeImage(image);
 	const factor = Math.max(width, height) / maxLongSide;
 	const outWidth = width >= height ? maxLongSide : Math.max(1, Math.round(width / factor));
 	const outHeight = height > width ? maxLongSide : Math.max(1, Math.round(height / factor));
@@ -27,7 +27,9 @@ export function resizeToFit(image: RgbImage, maxLongSide: number): RgbImage {
 }
 
 /** Each `box` x `box` square averaged; the edge squares by the pixels they hold. */
-function boxReduce({ width, height, data }: RgbImage, box: number): RgbImage {
+function boxReduce(image: RgbImage | RgbRows, box: number): RgbImage {
+	const { width, height } = image;
+	const rowAt = rowsOf(image);
 	const outWidth = Math.ceil(width / box);
 	const outHeight = Math.ceil(height / box);
 	const out = new Uint8Array(outWidth * outHeight * 3);
@@ -36,7 +38,8 @@ function boxReduce({ width, height, data }: RgbImage, box: number): RgbImage {
 		sums.fill(0);
 		const rows = Math.min(box, height - outY * box);
 		for (let y = outY * box; y < outY * box + rows; y++) {
-			for (let x = 0, at = y * width * 3; x < width; x++, at += 3) {
+			const data = rowAt(y);
+			for (let x = 0, at = 0; x < width; x++, at += 3) {
 				const k = 3 * Math.floor(x / box);
 				sums[k] += data[at];
 				sums[k + 1] += data[at + 1];
@@ -96,12 +99,13 @@ function filterWeights(inSize: number, outSize: number, span: number): Weights {
  * column filter still needs them (at most `taps` of them, in a ring), so the image resampled
  * across never exists whole: at 4000 x 3000 to 2600 x 1950 that spares 23 MB of peak memory.
  */
-function resample(image: RgbImage, outWidth: number, outHeight: number, across: Weights, down: Weights): RgbImage {
+function resample(image: RgbImage | RgbRows, outWidth: number, outHeight: number, across: Weights, down: Weights): RgbImage {
 	const rowLength = outWidth * 3;
 	const ring = new Uint8Array(down.taps * rowLength);
 	// Which row resampled across each slot of the ring holds; the rows a column filter needs only move down.
 	const held = new Int32Array(down.taps).fill(-1);
 	const out = new Uint8Array(rowLength * outHeight);
+	const rowAt = rowsOf(image);
 	const sums = new Float32Array(rowLength);
 	for (let y = 0; y < outHeight; y++) {
 		sums.fill(0);
@@ -110,7 +114,7 @@ function resample(image: RgbImage, outWidth: number, outHeight: number, across: 
 			const slot = row % down.taps;
 			const at = slot * rowLength;
 			if (held[slot] !== row) {
-				resampleRow(image, row, across, ring, at);
+				resampleRow(rowAt(row), across, ring, at);
 				held[slot] = row;
 			}
 			const weight = down.weights[y * down.taps + k];
@@ -122,15 +126,14 @@ function resample(image: RgbImage, outWidth: number, outHeight: number, across: 
 	return { width: outWidth, height: outHeight, data: out };
 }
 
-/** Row `y` of `image` resampled across into `out` at `at`, rounded to 8 bits as a pass of its own would be. */
-function resampleRow({ width, data }: RgbImage, y: number, { first, count, taps, weights }: Weights, out: Uint8Array, at: number): void {
-	const row = y * width * 3;
+/** One row resampled across into `out` at `at`, rounded to 8 bits as a pass of its own would be. */
+function resampleRow(data: Uint8Array, { first, count, taps, weights }: Weights, out: Uint8Array, at: number): void {
 	for (let x = 0; x < count.length; x++, at += 3) {
 		let r = 0;
 		let g = 0;
 		let b = 0;
 		const taken = count[x];
-		for (let k = 0, w = x * taps, source = row + 3 * first[x]; k < taken; k++, w++, source += 3) {
+		for (let k = 0, w = x * taps, source = 3 * first[x]; k < taken; k++, w++, source += 3) {
 			const weight = weights[w];
 			r += weight * data[source];
 			g += weight * data[source + 1];

@@ -5,7 +5,8 @@
  * A decoder at scale s keeps only the top-left N x N coefficients (N = 8 / s) in a compact
  * layout; `slots` maps a zig-zag index to its place there, or -1 for a coefficient that is read
  * from the stream and dropped. Progressive refinement scans must still know which dropped
- * coefficients are nonzero: for a component with a refinement scan over dropped ones, `nonzero`
+ * coefficients are nonzero: for a component with a refinement scan over dropped ones (every one
+ * of a block outside the band held, buffered.ts, is dropped: `NO_SLOTS`), `nonzero`
  * keeps one bit per AC zig-zag index (two words per block); for the others, `last` (the highest
  * nonzero AC index of each block) bounds the walk of an end-of-band run, so blocks with nothing
  * to refine cost one look-up each.
@@ -32,6 +33,9 @@ export function slotsFor(size: number): Int8Array {
 	return slots;
 }
 
+/** For a block outside the band being held (buffered.ts): read from the stream, nothing kept. */
+export const NO_SLOTS = new Int8Array(80).fill(-1);
+
 /** A whole sequential block into `out` at `at` (which the caller zeroed); returns the new DC predictor. */
 export function decodeSequentialBlock(
 	reader: BitReader,
@@ -44,7 +48,7 @@ export function decodeSequentialBlock(
 ): number {
 	const t = reader.decode(dc);
 	const value = predictor + (t === 0 ? 0 : reader.receive(t));
-	out[at] = value;
+	if (slots[0] >= 0) out[at] = value;
 	const fastAc = ac.fastAc as Int16Array;
 	let k = 1;
 	while (k < 64) {
@@ -76,8 +80,9 @@ export function decodeSequentialBlock(
 
 /** Where one component's kept coefficients live during a buffered (progressive) decode. */
 export interface CoefficientStore {
-	/** K = N * N coefficients per block */
+	/** K = N * N coefficients per block, for the blocks from `first` on (a band of MCU rows) */
 	coefs: Int16Array;
+	first: number;
 	size: number;
 	slots: Int8Array;
 	/** two words per block: which dropped coefficients are nonzero (only when a refinement needs it) */
@@ -94,12 +99,12 @@ function markNonzero(store: CoefficientStore, block: number, z: number): void {
 export function decodeDcFirst(reader: BitReader, dc: HuffmanTable, predictor: number, store: CoefficientStore, block: number, al: number): number {
 	const t = reader.decode(dc);
 	const value = predictor + (t === 0 ? 0 : reader.receive(t));
-	store.coefs[block * store.size * store.size] = value * (1 << al);
+	if (store.slots[0] >= 0) store.coefs[(block - store.first) * store.size * store.size] = value * (1 << al);
 	return value;
 }
 
 export function decodeDcRefine(reader: BitReader, store: CoefficientStore, block: number, al: number): void {
-	if (reader.bit()) store.coefs[block * store.size * store.size] |= 1 << al;
+	if (reader.bit() && store.slots[0] >= 0) store.coefs[(block - store.first) * store.size * store.size] |= 1 << al;
 }
 
 /** AC first scan of one block; returns the end-of-band run still to go. */
@@ -114,7 +119,7 @@ export function decodeAcFirst(
 	eobrun: number,
 ): number {
 	if (eobrun > 0) return eobrun - 1;
-	const base = block * store.size * store.size;
+	const base = (block - store.first) * store.size * store.size;
 	for (let k = ss; k <= se; k++) {
 		const rs = reader.decode(ac);
 		const run = rs >> 4;
@@ -165,7 +170,7 @@ export function decodeAcRefine(
 function refineByValues(reader: BitReader, ac: HuffmanTable, store: CoefficientStore, block: number, ss: number, se: number, al: number, eobrun: number): number {
 	const bit = 1 << al;
 	const { coefs, slots, last } = store;
-	const base = block * store.size * store.size;
+	const base = (block - store.first) * store.size * store.size;
 	let k = ss;
 	let run = eobrun;
 	if (run === 0) {
@@ -228,7 +233,7 @@ function refineByBits(
 ): number {
 	const bit = 1 << al;
 	const { coefs, slots } = store;
-	const base = block * store.size * store.size;
+	const base = (block - store.first) * store.size * store.size;
 	let low = mask[2 * block];
 	let high = mask[2 * block + 1];
 	let k = ss;

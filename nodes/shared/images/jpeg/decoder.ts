@@ -4,11 +4,11 @@
  * streaming path (one sequential scan with every component) or the buffered one (progressive, or
  * sequential in several scans). Each step moves forward in the file, so the walk is linear in it.
  */
-import type { RgbImage } from '../raster';
+import type { RgbImage, RgbRows } from '../raster';
 import { BufferedDecoder } from './buffered';
 import { JpegError } from './error';
 import { readHuffmanTables } from './huffman';
-import { layoutFor, type Layout } from './layout';
+import { layoutFor, withSubsampledChroma, type Layout } from './layout';
 import {
 	APP0,
 	APP14,
@@ -41,11 +41,36 @@ function colourModel(frame: Frame, jfif: boolean, adobe: number | undefined): Co
 	return ids[0] === 0x52 && ids[1] === 0x47 && ids[2] === 0x42 ? 'rgb' : 'ycc';
 }
 
-export function decode(bytes: Uint8Array, scale: number, maxPixels: number): RgbImage {
+export interface DecodeOptions {
+	scale: number;
+	maxPixels: number;
+	/** a buffered decode keeps subsampled chroma at its own resolution (layout.ts) */
+	subsampledChroma: boolean;
+	/** a buffered decode holds the coefficients of a band of MCU rows at a time within this (buffered.ts) */
+	maxCoefficientBytes: number;
+}
+
+/**
+ * A sequential file in one scan comes back whole; a buffered one as rows rendered on demand, the
+ * file walked again for each further band of coefficients.
+ */
+export function decode(bytes: Uint8Array, options: DecodeOptions): RgbImage | RgbRows {
+	const walked = walk(bytes, options);
+	if ('data' in walked) return walked;
+	const { buffered, model } = walked;
+	return buffered.rows(model, (band) => {
+		buffered.startBand(band);
+		walk(bytes, options, buffered);
+	});
+}
+
+/** One walk through the file; `again`: the buffered decoder of an earlier walk, to feed the scans to again. */
+function walk(bytes: Uint8Array, options: DecodeOptions, again?: BufferedDecoder): RgbImage | { buffered: BufferedDecoder; model: ColourModel } {
+	const { scale, maxPixels, subsampledChroma, maxCoefficientBytes } = options;
 	expectSoi(bytes);
 	const tables = emptyTables();
 	let layout: Layout | undefined;
-	let buffered: BufferedDecoder | undefined;
+	let buffered = again;
 	let jfif = false;
 	let adobe: number | undefined;
 	let at = 2;
@@ -72,7 +97,7 @@ export function decode(bytes: Uint8Array, scale: number, maxPixels: number): Rgb
 			if (!buffered && !frame.progressive && scan.components.length === frame.components.length) {
 				return decodeSequentialScan(bytes, segment.bodyEnd, layout, scan, tables, colourModel(frame, jfif, adobe));
 			}
-			buffered ??= new BufferedDecoder(bytes, segment, layout);
+			buffered ??= new BufferedDecoder(bytes, segment, subsampledChroma ? withSubsampledChroma(layout) : layout, maxCoefficientBytes);
 			at = buffered.scan(segment.bodyEnd, scan, tables);
 		}
 		// Anything else (COM, other APPn, a stray RSTn) carries nothing the decoder needs.
@@ -81,5 +106,5 @@ export function decode(bytes: Uint8Array, scale: number, maxPixels: number): Rgb
 	if (!buffered) throw new JpegError('JPEG truncated: no image data');
 	// Without the end marker, a progressive file may have lost whole scans: refuse rather than guess.
 	if (!ended) throw new JpegError('JPEG truncated: the data ends before the end-of-image marker');
-	return buffered.render(colourModel(layout.frame, jfif, adobe));
+	return { buffered, model: colourModel(layout.frame, jfif, adobe) };
 }

@@ -32,8 +32,12 @@ function readScanHeaders(bytes: Uint8Array, first: Segment, frame: Frame): ScanH
 	return headers;
 }
 
-/** `slots`, by component, map a zig-zag index to its kept place, -1 when dropped (coefficients.ts). */
-export function planScans(bytes: Uint8Array, first: Segment, frame: Frame, slots: Int8Array[]): ScanPlan {
+/**
+ * `slots`, by component, map a zig-zag index to its kept place, -1 when dropped (coefficients.ts).
+ * `banded`: the coefficients are held a band at a time, so outside it every one is dropped and
+ * every refinement needs the nonzero bits.
+ */
+export function planScans(bytes: Uint8Array, first: Segment, frame: Frame, slots: Int8Array[], banded: boolean): ScanPlan {
 	const headers = readScanHeaders(bytes, first, frame);
 	const decode = headers.map(() => true);
 	const needsNonzero = frame.components.map(() => false);
@@ -50,7 +54,7 @@ export function planScans(bytes: Uint8Array, first: Segment, frame: Frame, slots
 		if (!wanted || ah === 0) continue;
 		for (let z = ss; z <= se; z++) {
 			history[c][z] = true;
-			needsNonzero[c] ||= slots[c][z] < 0;
+			needsNonzero[c] ||= banded || slots[c][z] < 0;
 		}
 	}
 	return { decode, needsNonzero };

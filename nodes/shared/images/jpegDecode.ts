@@ -37,13 +37,13 @@ export interface JpegDecodeOptions {
 	/** refuse images whose declared width x height is above this; default DEFAULT_MAX_PIXELS */
 	maxPixels?: number;
 	/**
-	 * progressive files only: keep subsampled chroma at its own resolution rather than the
+	 * progressive (or multi-scan) files only: keep subsampled chroma at its own resolution rather than the
 	 * output's (a quarter of its coefficients for 4:2:0; colour edges then repeat samples, the
 	 * luma is unchanged). Default false: the same pixels as the sequential file.
 	 */
 	subsampledChroma?: boolean;
 	/**
-	 * progressive files only: hold the coefficients of a band of MCU rows at a time within this,
+	 * progressive (or multi-scan) files only: hold the coefficients of a band of MCU rows at a time within this,
 	 * the file decoded again for each band (slower, same pixels); default DEFAULT_MAX_COEFFICIENT_BYTES
 	 */
 	maxCoefficientBytes?: number;

@@ -202,7 +202,8 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		expect(sandbox.stats().requests.upload).toBe(uploadsBefore);
 		// Where the notice sends the user: the option that turns it off, under Options.
 		const options = await editor.collectionChoices('Add Option');
-		expect(options).toEqual(expect.arrayContaining(['Reuse Earlier Uploads', 'Wait Timeout (Seconds)', 'Include Input Binary']));
+		// With the options of issues 43 and 46, as the editor lists them.
+		expect(options).toEqual(expect.arrayContaining(['Reuse Earlier Uploads', 'Wait Timeout (Seconds)', 'Include Input Binary', 'Flag Duplicate Invoices', 'Split PDFs', 'Shrink Large Photos']));
 		await editor.closeNdv();
 	});
 

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 
@@ -8,13 +8,17 @@ import type { WorkflowJson } from '../../scripts/n8n/cli';
 import { EMAIL_NODES, IMAP_CREDENTIAL, emailExampleWorkflow, imapCredential } from '../../scripts/n8n/emailExample';
 import { REPO_ROOT, SAMPLES_DIR } from '../../scripts/n8n/paths';
 import { EXAMPLE_CREDENTIAL, findTemplate, sandboxCredential } from '../../scripts/n8n/workflows';
+import { N8nRestApi, waitForProductionWebhook } from '../../scripts/n8n/restApi';
+import { outputItems, type RunData } from '../../scripts/n8n/runData';
 import { startN8nServer, throwAwayOwner, type N8nServer } from '../../scripts/n8n/server';
 import { n8n } from '../e2e/support';
 import { SAMPLES } from '../fixtures';
+import { INVOICES, renderInvoice } from '../fixtures/documents/invoices';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { READY_MADE_TEMPLATES } from '../../sandbox/src/templates';
-import { launchBrowser } from './browser';
+import { launchBrowser, type Browser, type Page } from './browser';
 import { Editor } from './editor';
+import { REVIEW_NODES, REVIEW_WEBHOOK_PATH, reviewFormWorkflow } from './reviewWorkflow';
 
 const cli = n8n();
 const version = cli.version;
@@ -28,6 +32,14 @@ const DOCS_DIR = process.env.UI_DOCS_DIR ? join(REPO_ROOT, process.env.UI_DOCS_D
 const DOCUMENTS_PATH = '.n8n-files/invoices';
 const documentsDir = join(cli.home, DOCUMENTS_PATH);
 const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; supplier_name: string; line_items: Array<{ description: string }> };
+/** The invoice whose total does not add up (read with low confidence): the one the review form is shown for. */
+const doubtful = INVOICES.invoiceInconsistent.truth;
+const DOUBTFUL_FILE = `${doubtful.invoice_number}.pdf`;
+const reviewWorkflow = reviewFormWorkflow(`${DOCUMENTS_PATH}/${DOUBTFUL_FILE}`, {
+	from: 'Brightline Studio Billing <billing@brightline.example>',
+	subject: `Invoice ${doubtful.invoice_number} from Brightline Studio`,
+	date: '2026-03-05T15:41:00.000Z',
+});
 
 /** Node names as the node panel lists them. */
 const ACTION_NODE = 'Document Extraction';
@@ -43,11 +55,13 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 	let sandbox: Sandbox;
 	let server: N8nServer;
 	let closeBrowser: (() => Promise<void>) | undefined;
+	let browser: Browser;
 	let editor: Editor;
 	let emailWorkflow: WorkflowJson;
+	const owner = throwAwayOwner();
 
-	const docsShot = async (name: string) => {
-		const path = await editor.shot(name);
+	const docsShot = async (name: string, page?: Page) => {
+		const path = await editor.shot(name, page);
 		if (DOCS_DIR) {
 			mkdirSync(DOCS_DIR, { recursive: true });
 			copyFileSync(path, join(DOCS_DIR, `${name}.png`));
@@ -59,6 +73,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		rmSync(documentsDir, { recursive: true, force: true });
 		mkdirSync(documentsDir, { recursive: true });
 		copyFileSync(join(SAMPLES_DIR, 'invoice-en.pdf'), join(documentsDir, 'invoice-en.pdf'));
+		writeFileSync(join(documentsDir, DOUBTFUL_FILE), await renderInvoice(INVOICES.invoiceInconsistent));
 		sandbox = await startSandbox({ timing: 'fast' });
 		// The email example, imported as a user would (with an IMAP credential to pick): opened on the canvas later.
 		emailWorkflow = emailExampleWorkflow(await findTemplate(sandbox.baseUrl, sandbox.demoKey, 'Invoice'));
@@ -66,11 +81,12 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 			sandboxCredential(sandbox.baseUrl, sandbox.demoKey, EXAMPLE_CREDENTIAL),
 			imapCredential({ host: 'imap.example.test', port: 993, user: 'ops@example.test', password: 'not-used-here', secure: true }),
 		]);
-		await cli.importWorkflows([emailWorkflow]);
+		await cli.importWorkflows([emailWorkflow, reviewWorkflow]);
 		server = await startN8nServer(cli);
 		const launched = await launchBrowser();
 		closeBrowser = launched.close;
-		const page = await launched.browser.newPage();
+		browser = launched.browser;
+		const page = await browser.newPage();
 		editor = new Editor(page, server.url, SHOTS_DIR);
 		process.stdout.write(`[ui] n8n ${version} at ${server.url}, screenshots in ${SHOTS_DIR}\n`);
 	});
@@ -94,7 +110,7 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 	});
 
 	it('sets up the owner account on the first page', async () => {
-		await editor.setUpOwner(throwAwayOwner());
+		await editor.setUpOwner(owner);
 		await editor.shot('signed-in');
 	});
 
@@ -296,4 +312,101 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 		expect(sandbox.stats().requests.getScanner).toBeGreaterThan(asked);
 		await editor.closeNdv();
 	});
+
+	it('a doubtful invoice waits on the Review Form: the link opens the form pre-filled with what was read, and says why', async () => {
+		const started = Date.now();
+		const api = await N8nRestApi.asOwner(server, owner);
+		await api.activateWorkflow(reviewWorkflow.id);
+		try {
+			// An email with the invoice arrives (the webhook stands in for the mailbox); the execution goes on to the form.
+			await waitForProductionWebhook(server.url, REVIEW_WEBHOOK_PATH);
+			expect((await fetch(`${server.url}/webhook/${REVIEW_WEBHOOK_PATH}`, { method: 'POST' })).status).toBe(200);
+			const item = await waitForReviewLink(api, reviewWorkflow.id);
+			const link = String(item.review_link);
+			expect(link).toMatch(/\/form-waiting\/\d+/);
+			if (cli.runtime.release.line === '2') expect(link).toMatch(/[?&]signature=/);
+			expect(await formStatus(link)).toBe('form-waiting');
+
+			// The reviewer opens the link in a browser of their own: no n8n account, no session.
+			const reviewer = await browser.createBrowserContext();
+			try {
+				const page = await reviewer.newPage();
+				await page.setViewport({ width: 1280, height: 900 });
+				await page.goto(link, { waitUntil: 'networkidle2' });
+				await page.waitForSelector('form', { visible: true });
+				const form = await shownForm(page);
+				// Tall enough for the whole form, its Submit button included: one picture of what the reviewer gets.
+				await page.setViewport({ width: 1280, height: Math.min(1600, Math.max(900, form.height + 40)) });
+				await docsShot('review-form', page);
+
+				expect(form.title).toBe(`Check invoice ${doubtful.invoice_number} from ${doubtful.supplier_name}`);
+				expect(form.description).toMatch(/^Why it needs a look: Read with low confidence, or required and empty: [^\n]*\btotal\b/);
+				expect(form.description).toContain(`File ${DOUBTFUL_FILE}, in the email "Invoice ${doubtful.invoice_number} from Brightline Studio"`);
+				expect(form.fields).toMatchObject({
+					'Invoice number': doubtful.invoice_number,
+					Supplier: doubtful.supplier_name,
+					'Invoice date': doubtful.invoice_date,
+					Currency: doubtful.currency,
+					Decision: 'Add its lines to the table',
+					'Reviewed by': '',
+				});
+				expect(Number(form.fields.Total)).toBe(doubtful.total);
+				expect(form.placeholders['Reviewed by']).toBe('Your name');
+				expect(form.buttons).toContain('Submit');
+				// The hidden result_id is not shown as a field.
+				expect(Object.keys(form.fields)).not.toContain('result_id');
+			} finally {
+				await reviewer.close();
+			}
+		} finally {
+			await api.deactivateWorkflow(reviewWorkflow.id);
+			process.stdout.write(`[ui] review form: the email, the extraction and the form page took ${Math.round((Date.now() - started) / 1000)} s\n`);
+		}
+	});
 });
+
+/** What Send Review Link holds once the execution waits on the form (the message a reviewer is sent, with the link). */
+async function waitForReviewLink(api: N8nRestApi, workflowId: string, timeoutMs = 90_000): Promise<Record<string, unknown>> {
+	const deadline = Date.now() + timeoutMs;
+	for (;;) {
+		const waiting = (await api.listExecutions(workflowId)).find((execution) => execution.status === 'waiting');
+		if (waiting) {
+			const execution = await api.getExecution(waiting.id);
+			const item = outputItems({ data: execution.data } as RunData, REVIEW_NODES.sendLink).at(-1)?.json;
+			if (item?.review_link) return item;
+		}
+		if (Date.now() > deadline) throw new Error(`No execution of the review workflow waited on its form within ${timeoutMs / 1000} s`);
+		await new Promise((resolve) => setTimeout(resolve, 500));
+	}
+}
+
+/** What n8n's form page polls: `form-waiting` once the Wait node's form is ready. */
+async function formStatus(link: string): Promise<string> {
+	const query = /\?.*$/.exec(link)?.[0] ?? '';
+	return await (await fetch(`${link.replace(/\?.*$/, '')}/n8n-execution-status${query}`)).text();
+}
+
+/** The form page as the reviewer sees it: title, description, each field's value by its label, placeholders, buttons, and the card's height. */
+async function shownForm(page: Page): Promise<{ title: string; description: string; fields: Record<string, string>; placeholders: Record<string, string>; buttons: string[]; height: number }> {
+	return await page.evaluate(() => {
+		const fields: Record<string, string> = {};
+		const placeholders: Record<string, string> = {};
+		for (const label of Array.from(document.querySelectorAll<HTMLLabelElement>('label.form-label[for]'))) {
+			const input = document.getElementById(label.htmlFor) as HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement | null;
+			if (!input || label.getClientRects().length === 0) continue;
+			const name = label.innerText.replace(/\s*\*$/, '').trim();
+			fields[name] = input instanceof HTMLSelectElement ? (input.selectedOptions[0]?.text ?? '') : input.value;
+			placeholders[name] = input.getAttribute('placeholder') ?? '';
+		}
+		const visible = (element: Element) => element.getClientRects().length > 0;
+		return {
+			title: (document.querySelector('h1') as HTMLElement | null)?.innerText.trim() ?? '',
+			description: (Array.from(document.querySelectorAll<HTMLElement>('h1 ~ p')).find(visible)?.innerText ?? '').trim(),
+			fields,
+			placeholders,
+			buttons: Array.from(document.querySelectorAll<HTMLElement>('button')).filter(visible).map((button) => button.innerText.trim()),
+			height: Math.ceil(document.documentElement.scrollHeight),
+		};
+	});
+}
+

@@ -55,11 +55,14 @@ export class Editor {
 		page.on('dialog', (dialog) => void (dialog.type() === 'beforeunload' ? dialog.accept() : dialog.dismiss()));
 	}
 
-	/** A screenshot of what the user sees now, numbered in the order taken; returns its path. */
-	async shot(name: string): Promise<string> {
+	/**
+	 * A screenshot of what the user sees now, numbered in the order taken; returns its path. `page`:
+	 * another tab (a reviewer's, say) numbered in the same sequence.
+	 */
+	async shot(name: string, page: Page = this.page): Promise<string> {
 		this.shotNumber += 1;
 		const path = join(this.shotsDir, `${String(this.shotNumber).padStart(2, '0')}-${name}.png`);
-		await this.page.screenshot({ path });
+		await page.screenshot({ path });
 		return path;
 	}
 

@@ -32,6 +32,8 @@ const DOCS_DIR = process.env.UI_DOCS_DIR ? join(REPO_ROOT, process.env.UI_DOCS_D
 const DOCUMENTS_PATH = '.n8n-files/invoices';
 const documentsDir = join(cli.home, DOCUMENTS_PATH);
 const invoice = SAMPLES.invoiceEn.expected as { invoice_number: string; supplier_name: string; line_items: Array<{ description: string }> };
+/** The reviewer's browser window: the form is a card about 450 px wide. */
+const REVIEW_PAGE_WIDTH = 800;
 /** The invoice whose total does not add up (read with low confidence): the one the review form is shown for. */
 const doubtful = INVOICES.invoiceInconsistent.truth;
 const DOUBTFUL_FILE = `${doubtful.invoice_number}.pdf`;
@@ -331,17 +333,19 @@ describe(`the n8n ${version} editor, as a new user meets the package`, () => {
 			const reviewer = await browser.createBrowserContext();
 			try {
 				const page = await reviewer.newPage();
-				await page.setViewport({ width: 1280, height: 900 });
+				await page.setViewport({ width: REVIEW_PAGE_WIDTH, height: 900 });
 				await page.goto(link, { waitUntil: 'networkidle2' });
 				await page.waitForSelector('form', { visible: true });
 				const form = await shownForm(page);
-				// Tall enough for the whole form, its Submit button included: one picture of what the reviewer gets.
-				await page.setViewport({ width: 1280, height: Math.min(1600, Math.max(900, form.height + 40)) });
+				// Narrow as a laptop's half screen, and tall enough for the whole form, its Submit button
+				// included: one picture of what the reviewer gets, not a wide page of empty margins.
+				await page.setViewport({ width: REVIEW_PAGE_WIDTH, height: Math.min(1600, Math.max(900, form.height)) });
 				await docsShot('review-form', page);
 
 				expect(form.title).toBe(`Check invoice ${doubtful.invoice_number} from ${doubtful.supplier_name}`);
 				expect(form.description).toMatch(/^Why it needs a look: Read with low confidence, or required and empty: [^\n]*\btotal\b/);
-				expect(form.description).toContain(`File ${DOUBTFUL_FILE}, in the email "Invoice ${doubtful.invoice_number} from Brightline Studio"`);
+				// The sender as the Email Trigger gives it ("Name <address>"): the address is shown, not taken for an HTML tag.
+				expect(form.description).toContain(`File ${DOUBTFUL_FILE}, in the email "Invoice ${doubtful.invoice_number} from Brightline Studio" from Brightline Studio Billing (billing@brightline.example).`);
 				expect(form.fields).toMatchObject({
 					'Invoice number': doubtful.invoice_number,
 					Supplier: doubtful.supplier_name,

@@ -68,7 +68,7 @@ const explanations: Record<string, Explain> = {
 	}),
 	DOCUMENT_TOO_LONG: () => ({
 		message: `The document has more than ${MAX_PAGES_PER_DOCUMENT} pages`,
-		description: `The service processes at most ${MAX_PAGES_PER_DOCUMENT} pages per document. Split the PDF into smaller files (for example with a PDF tool) and send each part.`,
+		description: `The service processes at most ${MAX_PAGES_PER_DOCUMENT} pages per document. Split the PDF into parts: Options → Split PDFs (Every N Pages, or Page Ranges) sends each part as its own document.`,
 	}),
 	VALIDATION_ERROR: (body) => ({
 		message: `The service rejected the template definition: ${body.message ?? 'invalid input'}`,

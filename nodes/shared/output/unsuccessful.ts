@@ -39,7 +39,7 @@ const ERROR_CODE_HELP: Record<string, { meaning: string; fix: string }> = {
 	},
 	DOCUMENT_TOO_LONG: {
 		meaning: `it has more than ${MAX_PAGES_PER_DOCUMENT} pages`,
-		fix: `Split the PDF into parts of at most ${MAX_PAGES_PER_DOCUMENT} pages and send each part`,
+		fix: `Split the PDF into parts of at most ${MAX_PAGES_PER_DOCUMENT} pages and send each part (the extract operations' Split PDFs option does it)`,
 	},
 	UPLOAD_PARSE_ERROR: {
 		meaning: 'the service could not read the uploaded file',

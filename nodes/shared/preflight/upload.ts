@@ -108,7 +108,7 @@ export async function inspectUpload(
 		return problem(
 			'PDF_TOO_MANY_PAGES',
 			`The PDF has ${pdf.pages} pages; the service accepts at most ${MAX_PAGES_PER_DOCUMENT} pages per document`,
-			`Split the PDF into parts of at most ${MAX_PAGES_PER_DOCUMENT} pages and send each part. Each page uses one page of your quota.`,
+			`Split the PDF into parts of at most ${MAX_PAGES_PER_DOCUMENT} pages: set Options → Split PDFs (Every N Pages, or Page Ranges for a stack of scanned documents) and each part is sent as its own document. Each page uses one page of your quota.`,
 		);
 	}
 	return { ...accepted, pages: pdf.pages };

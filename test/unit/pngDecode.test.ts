@@ -1,7 +1,7 @@
 import { crc32, deflateRawSync, deflateSync, constants as zlibConstants } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { decodePng, PngError, readPngInfo } from '../../nodes/shared/images/pngDecode';
+import { decodePng, decodePngRows, PngError, readPngInfo } from '../../nodes/shared/images/pngDecode';
 import type { RgbImage } from '../../nodes/shared/images/raster';
 import { loadFixture } from '../fixtures';
 import { pngWithText } from '../fixtures/images';
@@ -295,6 +295,20 @@ describe('decodePng with scale: blocks averaged while decoding', () => {
 			const png = buildPng(specFor(colourType, bitDepth, interlaced, 37, 29));
 			const reduced = await decodePng(png, { scale });
 			expect(largestDifference(reduced, boxAverage(await decodePng(png), scale))).toBe(0);
+		}
+	});
+
+	it.each([1, 2, 4] as const)('decodePngRows at scale %i hands over the rows of decodePng, top to bottom, each once', async (scale) => {
+		for (const { colourType, bitDepth, interlaced } of COMBINATIONS) {
+			const png = buildPng(specFor(colourType, bitDepth, interlaced, 37, 29));
+			const whole = await decodePng(png, { scale });
+			const rows: Uint8Array[] = [];
+			let size: number[] = [];
+			// Each row copied: the decoder reuses its row buffer.
+			await decodePngRows(png, { scale }, (width, height) => ((size = [width, height]), { row: (data: Uint8Array) => rows.push(data.slice()) }));
+			expect(size).toEqual([whole.width, whole.height]);
+			expect(rows).toHaveLength(whole.height);
+			rows.forEach((row, y) => expect(Buffer.from(row).equals(Buffer.from(whole.data.subarray(3 * y * whole.width, 3 * (y + 1) * whole.width)))).toBe(true));
 		}
 	});
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 
 import { applyOrientation } from '../../nodes/shared/images/orientation';
 import type { RgbImage } from '../../nodes/shared/images/raster';
-import { resizeToFit } from '../../nodes/shared/images/resize';
+import { FitResizer, resizeToFit } from '../../nodes/shared/images/resize';
 
 /** Timings, printed once the file's tests are done. */
 const report: string[] = [];
@@ -138,6 +138,20 @@ describe('resizeToFit', () => {
 				expect(result.width).toBe(2600);
 			}
 			report.push(`resizeToFit ${width} x ${height} to 2600 px: ${times.join(', ')}`);
+		}
+	});
+});
+
+describe('FitResizer', () => {
+	it('refuses to give a result before the rows it needs have come, with and without the box step', () => {
+		for (const [width, height] of [
+			[4000, 300],
+			[9000, 300],
+		]) {
+			const resizer = new FitResizer(width, height, 2600);
+			const row = new Uint8Array(3 * width);
+			for (let y = 0; y < height - 10; y++) resizer.row(row);
+			expect(() => resizer.result()).toThrow(/short of the/);
 		}
 	});
 });

@@ -2,7 +2,7 @@ import { PixelSink, pixelConverter } from './png/pixels';
 import { CHANNELS, type Pass, type PngInfo } from './png/types';
 
 export type { PngInfo } from './png/types';
-import type { RgbImage } from './raster';
+import { ImageCollector, type RgbImage, type RowSink } from './raster';
 
 /**
  * PNG to 8-bit RGB, for shrinking photos and scans before upload. Every colour type, bit depth
@@ -12,10 +12,12 @@ import type { RgbImage } from './raster';
  *
  * Memory: the IDAT data is inflated as a stream and unfiltered row by row, so the filtered data
  * (height x (1 + row bytes): 144 MB for a 48-megapixel RGB photo, 384 MB in RGBA16) never exists
- * at once. The peak is the file itself, two rows, a few 16 KiB inflate chunks and the result,
- * plus, with `scale` > 1, 16-bit block sums of one row of blocks (of the whole reduced result for
- * an interlaced file, whose passes come back to every block). Inflated chunks are garbage once
- * read and freed when V8 collects, so the resident peak is above this sum: `npm run bench:shrink`.
+ * at once, and `decodePngRows` hands each converted row on, so neither does the decoded image. The
+ * peak is the file itself, two rows, a few 16 KiB inflate chunks and what the sink keeps, plus,
+ * with `scale` > 1, 16-bit block sums of one row of blocks. An interlaced file, whose passes come
+ * back to every row, is kept whole (at the output's size, with its block sums) until its last pass.
+ * Inflated chunks are garbage once read and freed when V8 collects, so the resident peak is above
+ * this sum: `npm run bench:shrink`.
  */
 
 
@@ -70,6 +72,15 @@ export function readPngInfo(bytes: Uint8Array): PngInfo {
 }
 
 export async function decodePng(bytes: Uint8Array, options: PngDecodeOptions = {}): Promise<RgbImage> {
+	return (await decodePngRows(bytes, options, (width, height) => new ImageCollector(width, height))).result();
+}
+
+/**
+ * As `decodePng`, but each row goes to the sink `open` makes for the output's size, top to bottom,
+ * as soon as it is decoded (an interlaced file's once its last pass is in), so a resizer taking
+ * them never holds the decoded image. A damaged file may throw after some rows have gone.
+ */
+export async function decodePngRows<Sink extends RowSink>(bytes: Uint8Array, options: PngDecodeOptions, open: (width: number, height: number) => Sink): Promise<Sink> {
 	const { maxPixels = DEFAULT_MAX_PIXELS, scale = 1 } = options;
 	if (![1, 2, 4, 8].includes(scale)) throw new PngError(`scale must be 1, 2, 4 or 8, not ${scale}`);
 	const info = readPngInfo(bytes);
@@ -79,13 +90,14 @@ export async function decodePng(bytes: Uint8Array, options: PngDecodeOptions = {
 	const { palette, transparency, idat } = readChunks(bytes, info);
 	const passes = passesOf(info);
 	const expected = passes.reduce((sum, pass) => sum + pass.height * (pass.rowBytes + 1), 0);
-	const sink = new PixelSink(info, scale, pixelConverter(info, palette, transparency));
+	const out = open(Math.ceil(info.width / scale), Math.ceil(info.height / scale));
+	const sink = new PixelSink(info, scale, pixelConverter(info, palette, transparency), out);
 	const rows = new RowReader(passes, bytesPerPixel(info), sink);
 	await inflateInto(idat, expected + INFLATE_SLACK, rows);
 	if (!rows.complete) throw new PngError('the image data is cut short');
-	return sink.result();
+	sink.finish();
+	return out;
 }
-
 
 function passesOf(info: PngInfo): Pass[] {
 	const bits = CHANNELS[info.colourType] * info.bitDepth;

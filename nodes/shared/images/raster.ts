@@ -32,3 +32,31 @@ export function wholeImage(image: RgbImage | RgbRows): RgbImage {
 	for (let y = 0; y < height; y++) data.set(image.row(y), y * width * 3);
 	return { width, height, data };
 }
+
+/** Takes an image's rows top to bottom, each once; a row is valid only during the call. */
+export interface RowSink {
+	row(data: Uint8Array): void;
+}
+
+/** The rows pushed into it, kept as a whole image. */
+export class ImageCollector implements RowSink {
+	private readonly data: Uint8Array;
+	private y = 0;
+
+	constructor(
+		private readonly width: number,
+		private readonly height: number,
+	) {
+		this.data = new Uint8Array(width * height * 3);
+	}
+
+	row(data: Uint8Array): void {
+		if (this.y === this.height) throw new Error(`more than the image's ${this.height} rows`);
+		this.data.set(data.subarray(0, this.width * 3), this.y++ * this.width * 3);
+	}
+
+	result(): RgbImage {
+		if (this.y < this.height) throw new Error(`${this.y} rows of the image's ${this.height}`);
+		return { width: this.width, height: this.height, data: this.data };
+	}
+}

@@ -1,4 +1,4 @@
-import { rowsOf, wholeImage, type RgbImage, type RgbRows } from './raster';
+import { ImageCollector, rowsOf, wholeImage, type RgbImage, type RgbRows, type RowSink } from './raster';
 
 /**
  * Downscaling for documents: an exact box average by the largest integer factor that leaves at
@@ -14,44 +14,82 @@ import { rowsOf, wholeImage, type RgbImage, type RgbRows } from './raster';
 /** The image scaled so that its longer side is `maxLongSide`; the same image when it already fits (never upscaled). */
 export function resizeToFit(image: RgbImage | RgbRows, maxLongSide: number): RgbImage {
 	const { width, height } = image;
-	if (!Number.isInteger(maxLongSide) || maxLongSide < 1) throw new Error(`resize: the long side must be a whole number of pixels, not ${maxLongSide}`);
-	if (Math.max(width, height) <= maxLongSide) return wholeImage(image);
-	const factor = Math.max(width, height) / maxLongSide;
-	const outWidth = width >= height ? maxLongSide : Math.max(1, Math.round(width / factor));
-	const outHeight = height > width ? maxLongSide : Math.max(1, Math.round(height / factor));
-	const box = Math.max(1, Math.floor(factor / 1.5));
-	const reduced = box > 1 ? boxReduce(image, box) : image;
-	// The box step's last column and row may cover less than `box` pixels: the filters below work
-	// in the reduced grid, with the original extent (width / box) spread over the output.
-	return resample(reduced, outWidth, outHeight, filterWeights(reduced.width, outWidth, width / box), filterWeights(reduced.height, outHeight, height / box));
+	if (Math.max(width, height) <= maxLongSide && Number.isInteger(maxLongSide)) return wholeImage(image);
+	const resizer = new FitResizer(width, height, maxLongSide);
+	const rowAt = rowsOf(image);
+	for (let y = 0; y < height; y++) resizer.row(rowAt(y));
+	return resizer.result();
 }
 
-/** Each `box` x `box` square averaged; the edge squares by the pixels they hold. */
-function boxReduce(image: RgbImage | RgbRows, box: number): RgbImage {
-	const { width, height } = image;
-	const rowAt = rowsOf(image);
-	const outWidth = Math.ceil(width / box);
-	const outHeight = Math.ceil(height / box);
-	const out = new Uint8Array(outWidth * outHeight * 3);
-	const sums = new Uint32Array(outWidth * 3);
-	for (let outY = 0; outY < outHeight; outY++) {
-		sums.fill(0);
-		const rows = Math.min(box, height - outY * box);
-		for (let y = outY * box; y < outY * box + rows; y++) {
-			const data = rowAt(y);
-			for (let x = 0, at = 0; x < width; x++, at += 3) {
-				const k = 3 * Math.floor(x / box);
-				sums[k] += data[at];
-				sums[k + 1] += data[at + 1];
-				sums[k + 2] += data[at + 2];
-			}
+/**
+ * `resizeToFit` fed one row at a time, top to bottom: a decoder that can only push its rows (a
+ * PNG, inflated asynchronously) hands them over as they come, so its image never exists whole.
+ */
+export class FitResizer implements RowSink {
+	private readonly next: RowSink & { result(): RgbImage };
+	private readonly box?: BoxReducer;
+
+	constructor(width: number, height: number, maxLongSide: number) {
+		if (!Number.isInteger(maxLongSide) || maxLongSide < 1) throw new Error(`resize: the long side must be a whole number of pixels, not ${maxLongSide}`);
+		if (Math.max(width, height) <= maxLongSide) {
+			this.next = new ImageCollector(width, height);
+			return;
 		}
-		for (let outX = 0; outX < outWidth; outX++) {
-			const count = rows * Math.min(box, width - outX * box);
-			for (let k = 3 * outX; k < 3 * outX + 3; k++) out[outY * outWidth * 3 + k] = Math.round(sums[k] / count);
-		}
+		const factor = Math.max(width, height) / maxLongSide;
+		const outWidth = width >= height ? maxLongSide : Math.max(1, Math.round(width / factor));
+		const outHeight = height > width ? maxLongSide : Math.max(1, Math.round(height / factor));
+		const box = Math.max(1, Math.floor(factor / 1.5));
+		const reducedWidth = Math.ceil(width / box);
+		const reducedHeight = Math.ceil(height / box);
+		// The box step's last column and row may cover less than `box` pixels: the filters below work
+		// in the reduced grid, with the original extent (width / box) spread over the output.
+		this.next = new Resampler(outWidth, outHeight, filterWeights(reducedWidth, outWidth, width / box), filterWeights(reducedHeight, outHeight, height / box));
+		if (box > 1) this.box = new BoxReducer(width, height, box, this.next);
 	}
-	return { width: outWidth, height: outHeight, data: out };
+
+	row(data: Uint8Array): void {
+		(this.box ?? this.next).row(data);
+	}
+
+	result(): RgbImage {
+		return this.next.result();
+	}
+}
+
+/** Each `box` x `box` square averaged, a row of squares at a time; the edge squares by the pixels they hold. */
+class BoxReducer implements RowSink {
+	private readonly sums: Uint32Array;
+	private readonly line: Uint8Array;
+	private y = 0;
+
+	constructor(
+		private readonly width: number,
+		private readonly height: number,
+		private readonly box: number,
+		private readonly next: RowSink,
+	) {
+		this.sums = new Uint32Array(Math.ceil(width / box) * 3);
+		this.line = new Uint8Array(this.sums.length);
+	}
+
+	row(data: Uint8Array): void {
+		const { sums, box, width } = this;
+		for (let x = 0, at = 0; x < width; x++, at += 3) {
+			const k = 3 * Math.floor(x / box);
+			sums[k] += data[at];
+			sums[k + 1] += data[at + 1];
+			sums[k + 2] += data[at + 2];
+		}
+		const y = this.y++;
+		if ((y + 1) % box !== 0 && y !== this.height - 1) return;
+		const rows = y - Math.floor(y / box) * box + 1;
+		for (let outX = 0; outX < sums.length / 3; outX++) {
+			const count = rows * Math.min(box, width - outX * box);
+			for (let k = 3 * outX; k < 3 * outX + 3; k++) this.line[k] = Math.round(sums[k] / count);
+		}
+		sums.fill(0);
+		this.next.row(this.line);
+	}
 }
 
 /** For each output sample: its first input sample, how many follow, and their normalised weights (`taps` apart). */
@@ -95,35 +133,52 @@ function filterWeights(inSize: number, outSize: number, span: number): Weights {
 }
 
 /**
- * Both passes, one output row at a time: the rows resampled across are kept only while the
- * column filter still needs them (at most `taps` of them, in a ring), so the image resampled
- * across never exists whole: at 4000 x 3000 to 2600 x 1950 that spares 23 MB of peak memory.
+ * Both passes, one output row as soon as its last input row has come: the rows resampled across
+ * are kept only while the column filter still needs them (at most `taps` of them, in a ring), so
+ * neither the input nor the image resampled across exists whole: at 4000 x 3000 to 2600 x 1950
+ * that spares 23 MB of peak memory.
  */
-function resample(image: RgbImage | RgbRows, outWidth: number, outHeight: number, across: Weights, down: Weights): RgbImage {
-	const rowLength = outWidth * 3;
-	const ring = new Uint8Array(down.taps * rowLength);
-	// Which row resampled across each slot of the ring holds; the rows a column filter needs only move down.
-	const held = new Int32Array(down.taps).fill(-1);
-	const out = new Uint8Array(rowLength * outHeight);
-	const rowAt = rowsOf(image);
-	const sums = new Float32Array(rowLength);
-	for (let y = 0; y < outHeight; y++) {
-		sums.fill(0);
-		for (let k = 0; k < down.count[y]; k++) {
-			const row = down.first[y] + k;
-			const slot = row % down.taps;
-			const at = slot * rowLength;
-			if (held[slot] !== row) {
-				resampleRow(rowAt(row), across, ring, at);
-				held[slot] = row;
-			}
-			const weight = down.weights[y * down.taps + k];
-			for (let i = 0; i < rowLength; i++) sums[i] += weight * ring[at + i];
-		}
-		const at = y * rowLength;
-		for (let i = 0; i < rowLength; i++) out[at + i] = clamp(sums[i]);
+class Resampler implements RowSink {
+	private readonly rowLength: number;
+	private readonly ring: Uint8Array;
+	private readonly out: Uint8Array;
+	private readonly sums: Float32Array;
+	/** Input rows come and output rows made so far. */
+	private taken = 0;
+	private made = 0;
+
+	constructor(
+		private readonly outWidth: number,
+		private readonly outHeight: number,
+		private readonly across: Weights,
+		private readonly down: Weights,
+	) {
+		this.rowLength = outWidth * 3;
+		this.ring = new Uint8Array(down.taps * this.rowLength);
+		this.out = new Uint8Array(this.rowLength * outHeight);
+		this.sums = new Float32Array(this.rowLength);
 	}
-	return { width: outWidth, height: outHeight, data: out };
+
+	row(data: Uint8Array): void {
+		const { down, ring, rowLength, sums } = this;
+		// The rows a column filter needs only move down: row r's slot held row r - taps, which no row still to make needs.
+		resampleRow(data, this.across, ring, (this.taken++ % down.taps) * rowLength);
+		for (let y = this.made; y < this.outHeight && down.first[y] + down.count[y] <= this.taken; y = ++this.made) {
+			sums.fill(0);
+			for (let k = 0; k < down.count[y]; k++) {
+				const at = ((down.first[y] + k) % down.taps) * rowLength;
+				const weight = down.weights[y * down.taps + k];
+				for (let i = 0; i < rowLength; i++) sums[i] += weight * ring[at + i];
+			}
+			const at = y * rowLength;
+			for (let i = 0; i < rowLength; i++) this.out[at + i] = clamp(sums[i]);
+		}
+	}
+
+	result(): RgbImage {
+		if (this.made < this.outHeight) throw new Error(`resize: ${this.taken} rows of the image came, short of the ${this.outHeight} rows it makes`);
+		return { width: this.outWidth, height: this.outHeight, data: this.out };
+	}
 }
 
 /** One row resampled across into `out` at `at`, rounded to 8 bits as a pass of its own would be. */

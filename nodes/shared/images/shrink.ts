@@ -2,9 +2,8 @@ import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
 import { decodeJpegRows, readJpegInfo } from './jpegDecode';
 import { encodeJpeg } from './jpegEncode';
 import { applyOrientation } from './orientation';
-import { decodePng, readPngInfo } from './pngDecode';
-import type { RgbImage, RgbRows } from './raster';
-import { resizeToFit } from './resize';
+import { decodePngRows, readPngInfo } from './pngDecode';
+import { FitResizer, resizeToFit } from './resize';
 
 /**
  * A phone photo or a scan too large to send, made into a JPEG the service takes: decoded at the
@@ -53,11 +52,15 @@ const QUALITIES = [85, 75, 65, 50, 35];
  */
 export async function shrinkPhoto(bytes: Uint8Array, kind: PhotoKind, header: PhotoHeader = photoHeader(bytes, kind)): Promise<ShrunkPhoto> {
 	const scale = decodeScale(Math.max(header.width, header.height), RECOMMENDED_IMAGE_LONG_SIDE_PX);
-	// A progressive JPEG's rows go straight into the resizer, its chroma kept subsampled (text is in
-	// the luma): 48 megapixels then peak at about 50 MiB instead of 117 (docs/documents.md).
-	const decoded: RgbImage | RgbRows = kind === 'jpeg' ? decodeJpegRows(bytes, { scale, subsampledChroma: true }) : await decodePng(bytes, { scale });
+	// Decoded rows go straight into the resizer (a progressive JPEG's chroma kept subsampled: text is
+	// in the luma), so the decoded image never exists whole: 48 megapixels peak at about 50 MiB
+	// instead of 117, a 41-megapixel PNG at about 55 instead of 84 (docs/documents.md).
+	const resized =
+		kind === 'jpeg'
+			? resizeToFit(decodeJpegRows(bytes, { scale, subsampledChroma: true }), RECOMMENDED_IMAGE_LONG_SIDE_PX)
+			: (await decodePngRows(bytes, { scale }, (width, height) => new FitResizer(width, height, RECOMMENDED_IMAGE_LONG_SIDE_PX))).result();
 	// Resized first, then turned: the long side is the same either way, and turning copies the small image, not the decoded one.
-	const image = applyOrientation(resizeToFit(decoded, RECOMMENDED_IMAGE_LONG_SIDE_PX), header.orientation);
+	const image = applyOrientation(resized, header.orientation);
 	for (const quality of QUALITIES) {
 		const encoded = encodeJpeg(image, quality);
 		if (encoded.byteLength <= MAX_FILE_BYTES) return { bytes: encoded, width: image.width, height: image.height, quality };

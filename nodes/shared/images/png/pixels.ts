@@ -2,7 +2,7 @@
  * A PNG's unfiltered rows as RGB (pngDecode.ts): every colour type and bit depth converted, alpha
  * over white, and the rows placed in the result or summed into blocks when scaling down.
  */
-import type { RgbImage } from '../raster';
+import type { RowSink } from '../raster';
 import { CHANNELS, type Pass, type PngInfo } from './types';
 
 /** Writes `count` pixels of an unfiltered row as RGB at `out[at]`. */
@@ -94,68 +94,79 @@ function indexed(table: Uint8Array, depth: number): Converter {
 	};
 }
 
-/** Places converted rows in the result, or adds them into block sums when scaling down. */
+/**
+ * Hands converted rows on to `out` top to bottom, or block averages of them when scaling down.
+ * An interlaced image is kept whole (at the output's size) until its last pass, as Adam7's passes
+ * come back to every row; rows in order need one row, or one row of block sums.
+ */
 export class PixelSink {
-	private readonly width: number;
-	private readonly height: number;
-	private readonly data: Uint8Array;
+	readonly width: number;
+	readonly height: number;
+	/** The interlaced image; its rows go on only once complete. */
+	private readonly data?: Uint8Array;
 	/** Per-channel sums of up to 8 x 8 samples of 255: 16 bits are enough. */
 	private readonly sums?: Uint16Array;
 	private readonly shift: number;
 	private readonly scratch: Uint8Array;
+	private readonly line: Uint8Array;
 
 	constructor(
 		private readonly info: PngInfo,
 		scale: number,
 		private readonly convert: Converter,
+		private readonly out: RowSink,
 	) {
 		this.shift = Math.log2(scale);
 		this.width = Math.ceil(info.width / scale);
 		this.height = Math.ceil(info.height / scale);
-		this.data = new Uint8Array(this.width * this.height * 3);
-		// Rows in order fill one band of blocks at a time; Adam7's passes come back to every block.
-		if (scale > 1) this.sums = new Uint16Array(info.interlaced ? this.data.length : 3 * this.width);
+		if (info.interlaced) this.data = new Uint8Array(this.width * this.height * 3);
+		if (scale > 1) this.sums = new Uint16Array(info.interlaced ? this.width * this.height * 3 : 3 * this.width);
 		this.scratch = new Uint8Array(3 * info.width);
+		this.line = new Uint8Array(3 * this.width);
 	}
 
 	row(pass: Pass, index: number, row: Uint8Array): void {
 		const y = pass.y0 + index * pass.dy;
-		if (!this.sums && pass.dx === 1) {
-			this.convert(row, pass.width, this.data, 3 * y * this.width);
+		const { data, sums, scratch, shift } = this;
+		if (!sums && pass.dx === 1) {
+			this.convert(row, pass.width, data ?? this.line, data ? 3 * y * this.width : 0);
+			if (!data) this.out.row(this.line);
 			return;
 		}
-		const { scratch, shift } = this;
 		this.convert(row, pass.width, scratch, 0);
-		const { sums } = this;
-		const banded = sums !== undefined && !this.info.interlaced;
-		const target = sums ?? this.data;
-		const base = banded ? 0 : 3 * (y >> shift) * this.width;
+		const target = (sums ?? data) as Uint8Array | Uint16Array;
+		const base = data ? 3 * (y >> shift) * this.width : 0;
 		for (let i = 0, x = pass.x0; i < pass.width; i++, x += pass.dx) {
 			const at = base + 3 * (x >> shift);
 			target[at] += scratch[3 * i];
 			target[at + 1] += scratch[3 * i + 1];
 			target[at + 2] += scratch[3 * i + 2];
 		}
-		if (banded && ((y + 1) % (1 << shift) === 0 || y === this.info.height - 1)) {
-			this.average(y >> shift, sums);
+		if (sums && !data && ((y + 1) % (1 << shift) === 0 || y === this.info.height - 1)) {
+			this.average(y >> shift, sums, this.line);
 			sums.fill(0);
+			this.out.row(this.line);
 		}
 	}
 
-	result(): RgbImage {
-		const { sums, width, height } = this;
-		if (sums && this.info.interlaced) for (let by = 0; by < height; by++) this.average(by, sums.subarray(3 * by * width, 3 * (by + 1) * width));
-		return { width, height, data: this.data };
+	/** After the last row: an interlaced image's rows, now complete, go on. */
+	finish(): void {
+		const { data, sums, width, height } = this;
+		if (!data) return;
+		for (let by = 0; by < height; by++) {
+			const row = data.subarray(3 * by * width, 3 * (by + 1) * width);
+			if (sums) this.average(by, sums.subarray(3 * by * width, 3 * (by + 1) * width), row);
+			this.out.row(row);
+		}
 	}
 
-	/** Block row `by` of the result: each block's sums over the pixels it holds (fewer at the edges). */
-	private average(by: number, sums: Uint16Array): void {
+	/** Block row `by` into `row`: each block's sums over the pixels it holds (fewer at the edges). */
+	private average(by: number, sums: Uint16Array, row: Uint8Array): void {
 		const size = 1 << this.shift;
 		const rows = Math.min(size, this.info.height - by * size);
-		const row = 3 * by * this.width;
 		for (let bx = 0; bx < this.width; bx++) {
 			const count = rows * Math.min(size, this.info.width - bx * size);
-			for (let k = 3 * bx; k < 3 * bx + 3; k++) this.data[row + k] = Math.round(sums[k] / count);
+			for (let k = 3 * bx; k < 3 * bx + 3; k++) row[k] = Math.round(sums[k] / count);
 		}
 	}
 }

@@ -1,3 +1,5 @@
+import { PngError } from './png/error';
+import { inflateInto } from './png/inflate';
 import { PixelSink, pixelConverter } from './png/pixels';
 import { CHANNELS, type Pass, type PngInfo } from './png/types';
 
@@ -8,16 +10,15 @@ import { ImageCollector, type RgbImage, type RowSink } from './raster';
  * PNG to 8-bit RGB, for shrinking photos and scans before upload. Every colour type, bit depth
  * and Adam7 interlacing is read; alpha (and tRNS) is composited over white, as a document on
  * white paper. Chunk CRCs are checked for the small header chunks only (IHDR, PLTE, tRNS): the
- * image data is guarded by zlib's own Adler-32, which DecompressionStream verifies.
+ * image data is guarded by zlib's own Adler-32, which png/inflate.ts verifies.
  *
- * Memory: the IDAT data is inflated as a stream and unfiltered row by row, so the filtered data
- * (height x (1 + row bytes): 144 MB for a 48-megapixel RGB photo, 384 MB in RGBA16) never exists
- * at once, and `decodePngRows` hands each converted row on, so neither does the decoded image. The
- * peak is the file itself, two rows, a few 16 KiB inflate chunks and what the sink keeps, plus,
- * with `scale` > 1, 16-bit block sums of one row of blocks. An interlaced file, whose passes come
- * back to every row, is kept whole (at the output's size, with its block sums) until its last pass.
- * Inflated chunks are garbage once read and freed when V8 collects, so the resident peak is above
- * this sum: `npm run bench:shrink`.
+ * Memory: the IDAT data is inflated (png/inflate.ts, into one reused 64 KiB window) and unfiltered
+ * row by row, so the filtered data (height x (1 + row bytes): 144 MB for a 48-megapixel RGB photo,
+ * 384 MB in RGBA16) never exists at once, and `decodePngRows` hands each converted row on, so
+ * neither does the decoded image. The peak is the file itself, the window, two rows and what the
+ * sink keeps, plus, with `scale` > 1, 16-bit block sums of one row of blocks. An interlaced file,
+ * whose passes come back to every row, is kept whole (at the output's size, with its block sums)
+ * until its last pass. `npm run bench:shrink` measures it.
  */
 
 
@@ -28,12 +29,7 @@ export interface PngDecodeOptions {
 	scale?: 1 | 2 | 4 | 8;
 }
 
-export class PngError extends Error {
-	constructor(message: string) {
-		super(`PNG: ${message}`);
-		this.name = 'PngError';
-	}
-}
+export { PngError };
 
 export const DEFAULT_MAX_PIXELS = 100_000_000;
 
@@ -93,7 +89,7 @@ export async function decodePngRows<Sink extends RowSink>(bytes: Uint8Array, opt
 	const out = open(Math.ceil(info.width / scale), Math.ceil(info.height / scale));
 	const sink = new PixelSink(info, scale, pixelConverter(info, palette, transparency), out);
 	const rows = new RowReader(passes, bytesPerPixel(info), sink);
-	await inflateInto(idat, expected + INFLATE_SLACK, rows);
+	inflateInto(idat, expected + INFLATE_SLACK, (data) => rows.push(data));
 	if (!rows.complete) throw new PngError('the image data is cut short');
 	sink.finish();
 	return out;
@@ -142,41 +138,6 @@ function readChunks(bytes: Uint8Array, info: PngInfo): { palette?: Uint8Array; t
 	if (info.colourType === 3 && !palette) throw new PngError('a palette image without a PLTE chunk');
 	if (idat.length === 0) throw new PngError('no image data');
 	return { palette, transparency, idat };
-}
-
-/**
- * Inflates the IDAT data and hands it to `rows` chunk by chunk; more than `budget` bytes is a
- * bomb, refused as soon as it is seen. Read to the end, so that zlib checks the Adler-32. The
- * same loop as `inflate` in preflight/pdf/streams.ts, which joins its whole output instead.
- */
-async function inflateInto(parts: Uint8Array[], budget: number, rows: RowReader): Promise<void> {
-	let next = 0;
-	// The IDAT bodies as they lie in the file: no copy of the compressed data is made.
-	const compressed = new ReadableStream<Uint8Array<ArrayBuffer>>({
-		pull(controller) {
-			if (next < parts.length) controller.enqueue(parts[next++] as Uint8Array<ArrayBuffer>);
-			else controller.close();
-		},
-	});
-	const reader = compressed.pipeThrough(new DecompressionStream('deflate')).getReader();
-	let size = 0;
-	let done = false;
-	try {
-		for (;;) {
-			// zlib's own errors (bad data, a wrong Adler-32, a stream cut short) all come here.
-			const chunk = await reader.read().catch(() => undefined);
-			if (!chunk) throw new PngError('the image data is damaged or cut short');
-			if (chunk.done) {
-				done = true;
-				return;
-			}
-			size += chunk.value.byteLength;
-			if (size > budget) throw new PngError('the image data inflates to more than its header declares');
-			rows.push(chunk.value);
-		}
-	} finally {
-		if (!done) await reader.cancel().catch(() => undefined);
-	}
 }
 
 /** Cuts the inflated data into rows, pass by pass, and undoes each row's filter. */

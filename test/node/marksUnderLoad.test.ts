@@ -10,7 +10,6 @@ import type { INodeExecutionData } from 'n8n-workflow';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { MARK_TIMING } from '../../nodes/shared/http/markRow';
-import { REUSE_DAYS } from '../../nodes/shared/limits';
 import { N8N_SETTLE_MS } from '../harness/markTiming.setup';
 
 import { forgetAllUploads } from '../../nodes/shared/http/uploadReceipts';
@@ -63,8 +62,12 @@ describe('charge marks under load, over a store with n8n\'s unlocked row', () =>
 			const first = await extractEach(cred, workflowId, items);
 			for (const result of first) expect(result.error).toBeUndefined();
 			expect(accepted()).toBe(count);
-			// Every mark the first executions left is in the row: an extracted mark and a day mark each.
-			expect(store.rowSize(workflowId)).toBeGreaterThanOrEqual(2 * count);
+			// The marks the first executions left: an extracted mark, a day mark and its proof each.
+			expect(store.rowSize(workflowId)).toBeGreaterThanOrEqual(3 * count);
+			// A mark the database still lost after every check is said on the node (docs/reliability.md):
+			// only such a document may be paid again in another process. On a machine at load 7
+			// (2026-11-28), 1 of 32 at 1-60 ms in 1 run of 3 with five checks.
+			const warned = new Set(first.flatMap((result, index) => (result.hints.some((hint) => hint.startsWith("n8n's database did not keep the mark")) ? [index] : [])));
 
 			// Twice more in other processes: whatever look-up by-products a lost removal left in the row,
 			// none passes for an extraction on another day, and nothing is paid again.
@@ -72,16 +75,12 @@ describe('charge marks under load, over a store with n8n\'s unlocked row', () =>
 				forgetAllUploads();
 				const again = await extractEach(cred, workflowId, items);
 				for (const result of again) expect(result.error).toBeUndefined();
-				expect(accepted() - count, `documents paid again at the ${meeting} meeting`).toBe(0);
-				for (const result of again) expect(result.outputs[0][0].json).toMatchObject({ status: 'duplicate', first_extracted_at: expect.any(String) });
-				// What does not hold (docs/reliability.md): when both removals of a look-up's by-products
-				// are lost, a later look-up may report an earlier first day, within the days looked at.
-				// On 2026-11-28 at 1-60 ms: 1 or 2 of 32 documents at the third meeting in 3 of 8 runs.
-				const window = new Date(Date.now() - REUSE_DAYS * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-				for (const result of again) expect(String(result.outputs[0][0].json.first_extracted_at) >= window).toBe(true);
-				// A look-up that got the day wrong as a rule (not by a lost removal) shows here.
-				const earlier = again.filter((result) => result.outputs[0][0].json.first_extracted_at !== today());
-				expect(earlier.length, `duplicates reporting an earlier day at the ${meeting} meeting`).toBeLessThanOrEqual(count / 4);
+				expect(accepted() - count, `documents paid again at the ${meeting} meeting, beyond the ${warned.size} the node warned of`).toBeLessThanOrEqual(warned.size);
+				const others = again.filter((_, index) => !warned.has(index));
+				for (const result of others) expect(result.outputs[0][0].json).toMatchObject({ status: 'duplicate', first_extracted_at: expect.any(String) });
+				// A look-up's by-products put back by a lost removal (both removals lost, often at 1-60 ms)
+				// are days without proof: the day reported is the day of the extraction, today.
+				for (const result of others) expect(result.outputs[0][0].json.first_extracted_at, `the first day at the ${meeting} meeting`).toBe(today());
 			}
 		} finally {
 			store.roundTripMs = [1, 10];

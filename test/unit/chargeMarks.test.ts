@@ -34,19 +34,19 @@ async function extractedBy(workflowId: string, documentKey: string, now: number)
 }
 
 describe('charge marks', () => {
-	it('a first look-up claims the document; once extracted, the row holds its extracted mark and day mark alone, and the next look-up finds that day', async () => {
+	it('a first look-up claims the document; once extracted, the row holds its extracted mark, day mark and the proof of that day alone, and the next look-up finds that day', async () => {
 		const run = session('wf-marks-1');
 		expect(await findMark(run, 'doc-a', undefined, at(NOW))).toEqual({ claimed: true });
 		expect(rowSize('wf-marks-1'), 'the claim and the extracted mark, nothing else the look-up recorded').toBe(2);
 		await markExtracted(run, 'doc-a', NOW);
 		await run.settle();
-		expect(rowSize('wf-marks-1'), 'the claim went once the marks held').toBe(2);
+		expect(rowSize('wf-marks-1'), 'the claim went once the marks held').toBe(3);
 		expect(dayMarkHeld('wf-marks-1', 'doc-a', '2026-11-26')).toBe(true);
 
 		const later = session('wf-marks-1');
 		expect(await findMark(later, 'doc-a', undefined, at(NOW + 3 * DAY))).toEqual({ firstDay: '2026-11-26' });
 		await later.settle();
-		expect(rowSize('wf-marks-1'), 'the look-up took back what it recorded').toBe(2);
+		expect(rowSize('wf-marks-1'), 'the look-up took back what it recorded').toBe(3);
 	});
 
 	it('a claim is not an extraction: a process that died during its upload leaves no duplicate behind', async () => {
@@ -107,6 +107,28 @@ describe('charge marks', () => {
 		expect(await waiting).toEqual({ firstDay: '2026-11-26' });
 	});
 
+	it('days a lost removal put back never pass for the first day: only a day written with its proof counts, and the others go', async () => {
+		await extractedBy('wf-marks-back', 'doc-b', NOW);
+		// A look-up the next day asks for the days and every removal of what it added is lost: from
+		// then on the row holds the 7 days around the real one, as if each had been an extraction.
+		expect(await findMark(losingRemovals('wf-marks-back'), 'doc-b', undefined, at(NOW + DAY))).toEqual({ firstDay: '2026-11-26' });
+		expect(dayMarkHeld('wf-marks-back', 'doc-b', '2026-11-20'), 'the lost removal left the look-up\'s days').toBe(true);
+
+		const later = session('wf-marks-back');
+		expect(await findMark(later, 'doc-b', undefined, at(NOW + 2 * DAY))).toEqual({ firstDay: '2026-11-26' });
+		await later.settle();
+		// What it looked at without proof went; the one day before its window stays, and ages out.
+		for (const day of ['2026-11-21', '2026-11-25', '2026-11-27']) expect(dayMarkHeld('wf-marks-back', 'doc-b', day), day).toBe(false);
+		// The marks, the lost look-up's two claims (they count for nobody a day later) and that day.
+		expect(rowSize('wf-marks-back')).toBe(3 + 2 + 1);
+	});
+
+	it('days written before proofs were (an earlier version of the node) still count', async () => {
+		const run = session('wf-marks-old');
+		await run.record(['doc-o#extracted', 'doc-o@2026-11-24']);
+		expect(await findMark(session('wf-marks-old'), 'doc-o', undefined, at(NOW))).toEqual({ firstDay: '2026-11-24' });
+	});
+
 	it('without n8n\'s deduplication helpers, nothing is found and nothing fails', async () => {
 		const run = new MarkSession({ helpers: {}, getExecutionCancelSignal: () => undefined } as unknown as IExecuteFunctions);
 		expect(await findMark(run, 'doc-e', undefined, at(NOW))).toEqual({ claimed: false });
@@ -144,10 +166,10 @@ describe('charge marks', () => {
 		const lost = Array.from({ length: count }, (_, i) => i).filter((i) => !dayMarkHeld(workflowId, `doc-${i}`, '2026-11-26'));
 		expect(lost, 'documents whose mark was lost').toEqual([]);
 		// Under load a claim's removals can all be lost (another write put it back each time): that
-		// is all the row may hold beyond each document's two marks, and it delays nobody for long.
+		// is all the row may hold beyond each document's three marks, and it delays nobody for long.
 		const slot = Math.floor(NOW / (10 * 60 * 1000));
 		const claimsLeft = Array.from({ length: count }, (_, i) => [slot, slot - 1].filter((s) => deduplicationStore().holds(workflowId, `doc-${i}#claim@${s}`)).length).reduce((a, b) => a + b, 0);
-		expect(rowSize(workflowId), 'no look-up value left behind, only claims whose removals were lost').toBe(2 * count + claimsLeft);
+		expect(rowSize(workflowId), 'no look-up value left behind, only claims whose removals were lost').toBe(3 * count + claimsLeft);
 		const firstDays = await Promise.all(Array.from({ length: count }, (_, i) => findMark(session(workflowId), `doc-${i}`, undefined, at(NOW + DAY))));
 		expect(firstDays).toEqual(Array.from({ length: count }, () => ({ firstDay: '2026-11-26' })));
 	}, 120_000);

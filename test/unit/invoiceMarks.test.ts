@@ -56,4 +56,14 @@ describe('duplicate-invoice records under lost removals', () => {
 		forgetInvoiceMemory();
 		expect((await checkOnce(run('wf-inv-same', { at: NOW + 4 * DAY }), 'doc-portal', march)).level).toBeNull();
 	});
+
+	it('the days a lost removal put back never pass for the day the invoice was first seen', async () => {
+		expect((await checkOnce(run('wf-inv-days'), 'doc-portal', march)).level).toBeNull();
+		forgetInvoiceMemory();
+		// A reminder's file two days later: its look-up asks for the days the invoice was seen, and
+		// every removal of what that added is lost, so the 35 days before stand in the row.
+		expect(await checkOnce(run('wf-inv-days', { losing: true, at: NOW + 2 * DAY }), 'doc-reminder', march)).toMatchObject({ level: 'likely', firstSeen: '2026-11-26' });
+		forgetInvoiceMemory();
+		expect(await checkOnce(run('wf-inv-days', { at: NOW + 3 * DAY }), 'doc-scan', march)).toMatchObject({ level: 'likely', firstSeen: '2026-11-26' });
+	});
 });

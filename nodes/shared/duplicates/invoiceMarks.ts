@@ -1,6 +1,7 @@
 import { createHash } from 'crypto';
 import type { IExecuteFunctions } from 'n8n-workflow';
 
+import { countingDays, dayNamed, proofOf } from '../http/dayProofs';
 import { MarkSession } from '../http/markRow';
 import { lookups, invoiceKeys, type DuplicateLevel, type InvoiceFacts, type KeyParts } from './invoiceKey';
 
@@ -22,7 +23,8 @@ import { lookups, invoiceKeys, type DuplicateLevel, type InvoiceFacts, type KeyP
  * look-up took away. So a look-up asks first for the seen marks and the checked mark only (those
  * of the document's own keys are true from then on and stay), and asks for day marks and levels
  * in a second call only for what the first found: a new invoice, the usual case, leaves no day or
- * level behind that a lost removal could turn into a false duplicate.
+ * level behind that a lost removal could turn into a false duplicate. A day mark counts only
+ * beside its proof (dayProofs.ts), written with it: days a lost removal put back have none.
  */
 
 /** How many days back an invoice is looked for (a reminder comes after a 30-day payment term). */
@@ -210,7 +212,8 @@ export class InvoiceCheck {
 		const looked = days(now);
 		const today = looked[looked.length - 1];
 		const checked = checkedMark(document.identity);
-		const own = [...recorded.map(seenMark), ...recorded.map((hashed) => keyMark(hashed, today)), checked];
+		const ownDays = recorded.map((hashed) => keyMark(hashed, today));
+		const own = [...recorded.map(seenMark), ...ownDays, ...ownDays.map(proofOf), checked];
 		const first = await this.session.record([...new Set([...wanted.map(({ hashed }) => seenMark(hashed)), ...own])]);
 		if (!first) return undefined;
 		const seenBefore = wanted.filter(({ hashed }) => first.held.has(seenMark(hashed)));
@@ -221,13 +224,17 @@ export class InvoiceCheck {
 		const held = (value: string) => first.held.has(value) || second.held.has(value);
 		// Checked before, but its process stopped before its verdict: its own keys are all that is known.
 		const checkedBefore = levels.length > 0 ? (LEVELS.find((level) => held(documentMark(document.identity, level))) ?? 'none') : undefined;
+		// A day counts only with its proof (dayProofs.ts): a by-product put back by a lost removal has none.
+		const heldDays = seenBefore.map(({ hashed }) => looked.map((day) => keyMark(hashed, day)).filter(held));
+		const counting = await countingDays(this.session, heldDays, new Set(seenBefore.map(({ hashed }) => keyMark(hashed, today))));
+		if (!counting) return undefined;
 		const matches: Array<{ level: DuplicateLevel; day: string }> = [];
-		for (const { hashed, level } of seenBefore) {
-			const day = looked.find((each) => held(keyMark(hashed, each)));
-			if (day) matches.push({ level, day });
-		}
+		seenBefore.forEach(({ level }, index) => {
+			const mark = counting.first[index];
+			if (mark) matches.push({ level, day: dayNamed(mark) });
+		});
 		const keep = checkedBefore ? [] : own;
-		await this.session.remove([...first.added, ...second.added].filter((value) => !keep.includes(value)));
+		await this.session.remove([...first.added, ...second.added, ...counting.byProducts].filter((value) => !keep.includes(value)));
 		if (keep.length > 0) await this.session.keep(keep);
 		return { days: matches, ...(checkedBefore ? { checkedBefore } : {}) };
 	}

@@ -1,5 +1,6 @@
 import { REUSE_DAYS } from '../limits';
 import { waitFor } from '../wait';
+import { countingDays, dayNamed, proofOf } from './dayProofs';
 import type { MarkSession } from './markRow';
 
 /**
@@ -16,7 +17,9 @@ import type { MarkSession } from './markRow';
  * (the usual case) leaves no day behind that could later pass for an extraction, and an extracted
  * mark alone is no extraction (it stays, written by the look-up that claims the upload; an upload
  * that then fails leaves it harmlessly). A day other than today that this look-up found missing
- * cannot have been written since, so it is never believed afterwards.
+ * cannot have been written since, so it is never believed afterwards. And a day mark counts only
+ * beside its proof (dayProofs.ts), which no look-up adds unless the day is held: a look-up's
+ * by-products put back for good by a lost removal never pass for the first day.
  *
  * Its claims stand beside the marks it added until then: a look-up that finds a live claim never
  * believes the days beside it, and waits for the claim to end instead (the document is being
@@ -109,23 +112,29 @@ export async function findMark(session: MarkSession, documentKey: string, signal
 /**
  * The first day the document's day marks name, and what asking added. `missingPastDays` collects
  * the days before today found missing, across the look-up's rounds: they are never believed after.
+ * A day counts only with its proof (dayProofs.ts): a look-up's by-products put back have none.
  */
 async function findDays(session: MarkSession, documentKey: string, now: number, missingPastDays: Set<string>): Promise<{ firstDay?: string; added: string[] } | undefined> {
 	const days = dayMarks(documentKey, now);
 	const probe = await session.record(days);
 	if (!probe) return undefined;
 	const today = days[days.length - 1];
-	const firstDay = days.find((day) => probe.held.has(day) && !missingPastDays.has(day))?.split('@')[1];
+	const held = days.filter((day) => probe.held.has(day) && !missingPastDays.has(day));
 	for (const day of probe.added) if (day !== today) missingPastDays.add(day);
-	return { firstDay, added: probe.added };
+	const counting = await countingDays(session, [held], new Set([today]));
+	if (!counting) return undefined;
+	const first = counting.first[0];
+	return { firstDay: first && dayNamed(first), added: [...probe.added, ...counting.byProducts] };
 }
 
 /** Marks the document as extracted today; the session makes the mark hold. */
 export async function markExtracted(session: MarkSession, documentKey: string, now = Date.now()): Promise<void> {
-	await session.keep([extractedMark(documentKey), dayMark(documentKey, now)]);
+	const day = dayMark(documentKey, now);
+	await session.keep([extractedMark(documentKey), day, proofOf(day)]);
 }
 
 /** Takes the document's marks and claims away: its result ended in error, or its claimed upload was refused. */
 export async function unmark(session: MarkSession, documentKey: string, now = Date.now()): Promise<void> {
-	await session.remove([extractedMark(documentKey), ...dayMarks(documentKey, now), ...liveClaims(documentKey, now)]);
+	const days = dayMarks(documentKey, now);
+	await session.remove([extractedMark(documentKey), ...days, ...days.map(proofOf), ...liveClaims(documentKey, now)]);
 }

@@ -26,7 +26,7 @@ export const MARK_TIMING = {
 	/** From the run's last write to the check of what must stay. */
 	settleMs: 1_000,
 	/** Rounds of checking what must stay before giving up on it (a warning says so); two at least. */
-	settleRounds: 5,
+	settleRounds: 8,
 	/** Tries of a call that fails (a new row's first insert collides), with a short random pause. */
 	tries: 3,
 	retryPauseMs: 150,

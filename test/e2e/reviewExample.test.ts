@@ -4,12 +4,13 @@
  * credentials set, its Email Trigger (IMAP) reading a real mailbox (Dovecot).
  *
  * First fetch: an invoice's PDF. Second fetch, one execution: the same invoice as another file (a
- * reminder, rendered again: other bytes, the same fields) and another invoice whose total does not
- * add up (read with low confidence). Both go to the review branch instead of the table: the
+ * reminder, rendered again: other bytes, the same fields: a likely duplicate), the same invoice
+ * resubmitted as `INV-2026-0042-R` (a possible duplicate) and another invoice whose total does not
+ * add up (read with low confidence). All three go to the review branch instead of the table: the
  * execution waits on the Wait node's form, the link to which the notify node holds. The test does
  * what the reviewer does with a browser: opens the link (pre-filled values, the reasons), submits
- * the form over HTTP as a browser posts it (multipart/form-data, `field-<n>`). The duplicate is
- * left out (its Decision kept at "Do not add it"), the other invoice's lines land with the
+ * the form over HTTP as a browser posts it (multipart/form-data, `field-<n>`). The duplicates are
+ * left out (their Decision kept at "Do not add it"), the other invoice's lines land with the
  * corrected total, `reviewed_by` and `reviewed_at`, only after its form was submitted; a third
  * invoice of that fetch, needing no look, is in the table before the first form is shown.
  *
@@ -39,6 +40,7 @@ const CORRECTED_TOTAL = 1234.56;
 
 const FIRST = 'INV-2026-0042.pdf';
 const REMINDER = 'INV-2026-0042-reminder.pdf';
+const RESUBMITTED = 'INV-2026-0042-R.pdf';
 const DOUBTFUL = 'INV-2026-0043.pdf';
 const CLEAN = 'RE-2026-1187.pdf';
 
@@ -69,6 +71,8 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 		const morning = [mail('Invoice INV-2026-0042 from Brightline Studio', FIRST, await renderInvoice({ ...same, customerAddress: '48 Sample Road, Leeds LS1 4AP' }), 'Thu, 05 Mar 2026 09:12:00 +0000')];
 		const afternoon = [
 			mail('Reminder: invoice INV-2026-0042', REMINDER, await renderInvoice({ ...same, customerAddress: '48 Sample Road, Leeds LS1 4AP, United Kingdom' }), 'Thu, 05 Mar 2026 15:40:00 +0000'),
+			// The same invoice resubmitted under its number with a resubmission mark: a possible duplicate.
+			mail('Invoice INV-2026-0042-R (resubmitted)', RESUBMITTED, await renderInvoice({ ...same, truth: { ...same.truth, invoice_number: 'INV-2026-0042-R' } }), 'Thu, 05 Mar 2026 15:40:30 +0000'),
 			mail('Invoice INV-2026-0043 from Brightline Studio', DOUBTFUL, await renderInvoice(INVOICES.invoiceInconsistent), 'Thu, 05 Mar 2026 15:41:00 +0000'),
 			// Another supplier's invoice in the same fetch, needing no look.
 			mail('Rechnung RE-2026-1187', CLEAN, await renderInvoice(INVOICES.invoiceDe), 'Thu, 05 Mar 2026 15:42:00 +0000'),
@@ -115,9 +119,9 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 		return found;
 	};
 
-	it('both executions succeeded; the second waited twice, one form per document, and went on after each submission', () => {
+	it('both executions succeeded; the second waited three times, one form per document, and went on after each submission', () => {
 		expect(run.executions.map((execution) => execution.status)).toEqual(['success', 'success']);
-		expect(reviews.map((candidate) => candidate.item.file_name)).toEqual([REMINDER, DOUBTFUL]);
+		expect(reviews.map((candidate) => candidate.item.file_name)).toEqual([REMINDER, RESUBMITTED, DOUBTFUL]);
 		expect(new Set(reviews.map((candidate) => candidate.executionId))).toEqual(new Set([run.executions[1].id]));
 		for (const candidate of reviews) {
 			expect(candidate.answer).toBe(200);
@@ -142,6 +146,16 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 		expect(reminder.page).toContain(FIRST);
 		expect(reminder.rowsBefore.filter((row) => row.file_name === REMINDER)).toEqual([]);
 		expect(byFile(REMINDER)).toEqual([]);
+	});
+
+	it('the same invoice resubmitted under its number with a resubmission mark (-R) is flagged a possible duplicate, shown to the reviewer as one, and kept out of the rows', () => {
+		const resubmitted = reviewOf(RESUBMITTED);
+		expect(resubmitted.item).toMatchObject({ duplicate_invoice: 'possible', duplicate_invoice_file_name: FIRST, invoice_number: 'INV-2026-0042-R' });
+		expect(resubmitted.page).toContain('possible duplicate');
+		expect(resubmitted.page).toContain(FIRST);
+		expect(inputValue(resubmitted.page, 'field-0')).toBe('INV-2026-0042-R');
+		expect(resubmitted.rowsBefore.filter((row) => row.file_name === RESUBMITTED)).toEqual([]);
+		expect(byFile(RESUBMITTED)).toEqual([]);
 	});
 
 	it('the invoice with a doubtful total waited: no row until the form was submitted, pre-filled with its values and why', () => {

@@ -4,12 +4,13 @@
  * credentials set, its Email Trigger (IMAP) reading a real mailbox (Dovecot).
  *
  * First fetch: an invoice's PDF. Second fetch, one execution: the same invoice as another file (a
- * reminder, rendered again: other bytes, the same fields) and another invoice whose total does not
- * add up (read with low confidence). Both go to the review branch instead of the table: the
+ * reminder, rendered again: other bytes, the same fields: a likely duplicate), the same invoice
+ * resubmitted as `INV-2026-0042-R` (a possible duplicate) and another invoice whose total does not
+ * add up (read with low confidence). All three go to the review branch instead of the table: the
  * execution waits on the Wait node's form, the link to which the notify node holds. The test does
  * what the reviewer does with a browser: opens the link (pre-filled values, the reasons), submits
- * the form over HTTP as a browser posts it (multipart/form-data, `field-<n>`). The duplicate is
- * left out (its Decision kept at "Do not add it"), the other invoice's lines land with the
+ * the form over HTTP as a browser posts it (multipart/form-data, `field-<n>`). The duplicates are
+ * left out (their Decision kept at "Do not add it"), the other invoice's lines land with the
  * corrected total, `reviewed_by` and `reviewed_at`, only after its form was submitted; a third
  * invoice of that fetch, needing no look, is in the table before the first form is shown.
  *
@@ -22,64 +23,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { dovecotMissing, startDovecot, type Mailbox } from '../../scripts/n8n/dovecot';
 import { createN8nHome, runEmailExample, type EmailRun } from '../../scripts/n8n/emailExample';
-import type { N8nRestApi, SavedExecution } from '../../scripts/n8n/restApi';
-import { nodeRuns, outputItems, type RunData } from '../../scripts/n8n/runData';
-import { emailWithAttachment, type SampleEmail } from '../../scripts/n8n/sampleEmails';
+import type { N8nRestApi } from '../../scripts/n8n/restApi';
 import { EXAMPLE_CREDENTIAL, loadExample, sandboxCredential } from '../../scripts/n8n/workflows';
 import { INVOICES, renderInvoice } from '../fixtures/documents/invoices';
 import type { RemoteSandbox } from '../harness/remoteSandbox';
 import { skipNotice } from '../harness/skipNotice';
 import { DATA_TABLE_NODES, deleteTable, personalProject, rowsOf, setUpAsOnN8n1, tableOf, tablesNamed, type Row } from './dataTables';
+import { ADD, inputValue, mail, REVIEWER, reviewer, SKIP } from './review';
 import { e2eOwner, n8n, startE2eSandbox } from './support';
 
 const missing = dovecotMissing();
 if (missing && process.env.REQUIRE_DOVECOT === '1') throw new Error(`REQUIRE_DOVECOT is set: ${missing}`);
 if (missing) skipNotice(`the review step of the Data Table example: ${missing.split('\n')[0]}`);
 
-const SEND_LINK = 'Send Review Link (replace with Gmail/Outlook/Slack)';
-/** The form's fields, in the example's order: the browser posts them as `field-<index>`. */
-const FIELDS = ['Invoice number', 'Supplier', 'Invoice date', 'Total', 'Currency', 'Decision', 'Reviewed by', 'result_id'] as const;
-const ADD = 'Add its lines to the table';
-const SKIP = 'Do not add it (a duplicate, or not to be paid)';
-const REVIEWER = 'Dana Whitfield';
 const CORRECTED_TOTAL = 1234.56;
 
-const BRIGHTLINE = 'Brightline Studio Billing <billing@brightline.example>';
 const FIRST = 'INV-2026-0042.pdf';
 const REMINDER = 'INV-2026-0042-reminder.pdf';
+const RESUBMITTED = 'INV-2026-0042-R.pdf';
 const DOUBTFUL = 'INV-2026-0043.pdf';
 const CLEAN = 'RE-2026-1187.pdf';
-
-/** What the test saw while the execution waited, and what it submitted. */
-interface Review {
-	executionId: string;
-	item: Record<string, unknown>;
-	link: string;
-	page: string;
-	rowsBefore: Row[];
-	submitted: Record<string, string>;
-	answer: number;
-}
-
-async function mail(subject: string, fileName: string, bytes: Uint8Array, date: string): Promise<SampleEmail> {
-	const files = { [fileName]: Buffer.from(bytes) };
-	return {
-		subject,
-		from: BRIGHTLINE,
-		documents: [fileName],
-		notDocuments: [],
-		unreadable: {},
-		repeated: [],
-		files,
-		message: emailWithAttachment({ from: BRIGHTLINE, subject, date }, 'Hello,\r\n\r\nPlease find the invoice attached.\r\n', { bytes: files[fileName], contentType: 'application/pdf', fileName }),
-	};
-}
-
-/** The value of an input of the form page (`name="field-<n>"`), as the browser would post it. */
-function inputValue(page: string, name: string): string | undefined {
-	const tag = new RegExp(`<input[^>]*name=["']${name}["'][^>]*>`, 'i').exec(page)?.[0];
-	return tag ? /value=["']([^"']*)["']/i.exec(tag)?.[1] : undefined;
-}
 
 describe.skipIf(Boolean(missing))('the Data Table example: a person looks before the rows', () => {
 	const line = n8n().runtime.release.line;
@@ -90,54 +53,33 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 	let home: string;
 	let run: EmailRun;
 	let rows: Row[] = [];
-	const reviews: Review[] = [];
+	let projectId = '';
+	const linesTable = async (api: N8nRestApi) => (await tablesNamed(api, projectId, tables.lines.name))[0];
+	// The reviewer leaves a duplicate out (its Decision pre-set to "Do not add it") and corrects the total of any other.
+	const { reviews, onWaiting } = reviewer({
+		rows: async (api) => {
+			const table = await linesTable(api);
+			return table ? await rowsOf(api, table) : [];
+		},
+		decide: (item) => (item.duplicate_invoice ? { Decision: SKIP } : { Decision: ADD, Total: String(CORRECTED_TOTAL) }),
+	});
 	let seconds = 0;
 
 	beforeAll(async () => {
 		const started = Date.now();
 		const same = INVOICES.invoiceEn;
-		const morning = [await mail('Invoice INV-2026-0042 from Brightline Studio', FIRST, await renderInvoice({ ...same, customerAddress: '48 Sample Road, Leeds LS1 4AP' }), 'Thu, 05 Mar 2026 09:12:00 +0000')];
+		const morning = [mail('Invoice INV-2026-0042 from Brightline Studio', FIRST, await renderInvoice({ ...same, customerAddress: '48 Sample Road, Leeds LS1 4AP' }), 'Thu, 05 Mar 2026 09:12:00 +0000')];
 		const afternoon = [
-			await mail('Reminder: invoice INV-2026-0042', REMINDER, await renderInvoice({ ...same, customerAddress: '48 Sample Road, Leeds LS1 4AP, United Kingdom' }), 'Thu, 05 Mar 2026 15:40:00 +0000'),
-			await mail('Invoice INV-2026-0043 from Brightline Studio', DOUBTFUL, await renderInvoice(INVOICES.invoiceInconsistent), 'Thu, 05 Mar 2026 15:41:00 +0000'),
+			mail('Reminder: invoice INV-2026-0042', REMINDER, await renderInvoice({ ...same, customerAddress: '48 Sample Road, Leeds LS1 4AP, United Kingdom' }), 'Thu, 05 Mar 2026 15:40:00 +0000'),
+			// The same invoice resubmitted under its number with a resubmission mark: a possible duplicate.
+			mail('Invoice INV-2026-0042-R (resubmitted)', RESUBMITTED, await renderInvoice({ ...same, truth: { ...same.truth, invoice_number: 'INV-2026-0042-R' } }), 'Thu, 05 Mar 2026 15:40:30 +0000'),
+			mail('Invoice INV-2026-0043 from Brightline Studio', DOUBTFUL, await renderInvoice(INVOICES.invoiceInconsistent), 'Thu, 05 Mar 2026 15:41:00 +0000'),
 			// Another supplier's invoice in the same fetch, needing no look.
-			await mail('Rechnung RE-2026-1187', CLEAN, await renderInvoice(INVOICES.invoiceDe), 'Thu, 05 Mar 2026 15:42:00 +0000'),
+			mail('Rechnung RE-2026-1187', CLEAN, await renderInvoice(INVOICES.invoiceDe), 'Thu, 05 Mar 2026 15:42:00 +0000'),
 		];
 		sandbox = await startE2eSandbox({ timing: 'fast' });
 		mailbox = await startDovecot(() => undefined);
 		home = createN8nHome('n8n-docx-e2e-review-');
-		let projectId = '';
-		const linesTable = async (api: N8nRestApi) => (await tablesNamed(api, projectId, tables.lines.name))[0];
-		const handled = new Set<string>();
-
-		/** The reviewer: opens the link the notify node holds, and submits the form as a browser does. */
-		const review = async (api: N8nRestApi, execution: SavedExecution) => {
-			const data = { data: execution.data } as RunData;
-			const sent = nodeRuns(data, SEND_LINK).length;
-			const key = `${execution.id}/${sent}`;
-			if (sent === 0 || handled.has(key)) return;
-			const item = outputItems(data, SEND_LINK).at(-1)?.json as Record<string, unknown>;
-			const link = String(item.review_link);
-			const status = await (await fetch(`${link.replace(/\?.*$/, '')}/n8n-execution-status${/\?.*$/.exec(link)?.[0] ?? ''}`)).text();
-			if (status !== 'form-waiting') return;
-			handled.add(key);
-			const page = await (await fetch(link)).text();
-			const table = await linesTable(api);
-			const rowsBefore = table ? await rowsOf(api, table) : [];
-			const duplicate = item.file_name === REMINDER;
-			const submitted: Record<string, string> = {};
-			FIELDS.forEach((label, index) => {
-				const shown = inputValue(page, `field-${index}`);
-				submitted[label] = shown ?? '';
-			});
-			submitted.Decision = duplicate ? SKIP : ADD;
-			if (!duplicate) submitted.Total = String(CORRECTED_TOTAL);
-			submitted['Reviewed by'] = REVIEWER;
-			const form = new FormData();
-			FIELDS.forEach((label, index) => form.append(`field-${index}`, submitted[label]));
-			const answer = (await fetch(link, { method: 'POST', body: form })).status;
-			reviews.push({ executionId: execution.id, item, link, page, rowsBefore, submitted, answer });
-		};
 
 		run = await runEmailExample(n8n(), {
 			workflow: example,
@@ -147,7 +89,7 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 			fetches: [morning, afternoon],
 			home,
 			owner: e2eOwner(),
-			onWaiting: review,
+			onWaiting,
 			beforeActivate: async (api) => {
 				projectId = await personalProject(api);
 				// Tables of these names left in the shared user folder by another test file.
@@ -177,9 +119,9 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 		return found;
 	};
 
-	it('both executions succeeded; the second waited twice, one form per document, and went on after each submission', () => {
+	it('both executions succeeded; the second waited three times, one form per document, and went on after each submission', () => {
 		expect(run.executions.map((execution) => execution.status)).toEqual(['success', 'success']);
-		expect(reviews.map((candidate) => candidate.item.file_name)).toEqual([REMINDER, DOUBTFUL]);
+		expect(reviews.map((candidate) => candidate.item.file_name)).toEqual([REMINDER, RESUBMITTED, DOUBTFUL]);
 		expect(new Set(reviews.map((candidate) => candidate.executionId))).toEqual(new Set([run.executions[1].id]));
 		for (const candidate of reviews) {
 			expect(candidate.answer).toBe(200);
@@ -204,6 +146,16 @@ describe.skipIf(Boolean(missing))('the Data Table example: a person looks before
 		expect(reminder.page).toContain(FIRST);
 		expect(reminder.rowsBefore.filter((row) => row.file_name === REMINDER)).toEqual([]);
 		expect(byFile(REMINDER)).toEqual([]);
+	});
+
+	it('the same invoice resubmitted under its number with a resubmission mark (-R) is flagged a possible duplicate, shown to the reviewer as one, and kept out of the rows', () => {
+		const resubmitted = reviewOf(RESUBMITTED);
+		expect(resubmitted.item).toMatchObject({ duplicate_invoice: 'possible', duplicate_invoice_file_name: FIRST, invoice_number: 'INV-2026-0042-R' });
+		expect(resubmitted.page).toContain('possible duplicate');
+		expect(resubmitted.page).toContain(FIRST);
+		expect(inputValue(resubmitted.page, 'field-0')).toBe('INV-2026-0042-R');
+		expect(resubmitted.rowsBefore.filter((row) => row.file_name === RESUBMITTED)).toEqual([]);
+		expect(byFile(RESUBMITTED)).toEqual([]);
 	});
 
 	it('the invoice with a doubtful total waited: no row until the form was submitted, pre-filled with its values and why', () => {

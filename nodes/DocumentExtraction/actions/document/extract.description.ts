@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_WAIT_TIMEOUT_SECONDS, formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX, REUSE_DAYS } from '../../../shared/limits';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, MAX_PDF_BYTES_TO_SPLIT, RECOMMENDED_IMAGE_LONG_SIDE_PX, REUSE_DAYS } from '../../../shared/limits';
 import { alphabetically, duplicateInvoiceOptions, outputOptionsCollection, outputProperties } from '../../../shared/output/descriptions';
 import { inputFieldsOption } from '../../../shared/output/inputFields';
 import { SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
@@ -120,7 +120,7 @@ const preparationOptions: INodeProperties[] = [
 			{ name: 'Every Page', value: 'everyPage', description: 'Each page is a document of its own' },
 			{ name: 'Page Ranges', value: 'ranges', description: 'The parts you list in "Page Ranges"' },
 		],
-		description: `Whether to cut each PDF into parts before upload, e.g. a scanner batch of several documents. Each part is uploaded, extracted and charged as a document of its own (at most ${MAX_PAGES_PER_DOCUMENT} pages each), and its items say the file and pages it came from (source_file_name, source_pages). A PDF that gives one part is sent as it is; other files are not affected.`,
+		description: `Whether to cut each PDF into parts before upload, e.g. a scanner batch of several documents. Each part is uploaded, extracted and charged as a document of its own (at most ${MAX_PAGES_PER_DOCUMENT} pages and ${formatMegabytes(MAX_FILE_BYTES)} MB each; a PDF up to ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB is read to be split), and its items say the file and pages it came from (source_file_name, source_pages). A PDF that gives one part is sent as it is; other files are not affected.`,
 	},
 	{
 		displayName: 'Pages per Part',

@@ -22,7 +22,7 @@ export function readPreparation(ctx: IExecuteFunctions, i: number): Preparation 
 	return { split: readSplit(ctx, i), shrinkPhotos: shrinksPhotos(ctx, i) };
 }
 
-/** Also asked by the binary readers: a photo too large to send is read whole only to be shrunk. */
+/** Shrink Large Photos: also what makes the binary readers read a photo too large to send whole (readers/binaryData.ts). */
 export function shrinksPhotos(ctx: IExecuteFunctions, i: number): boolean {
 	return readBoolean(ctx, 'options.shrinkPhotos', i, true, 'Shrink Large Photos');
 }

@@ -58,6 +58,15 @@ const END_MARKER_WINDOW = 1024;
 export const MAX_PDF_WORK = 8 * MAX_FILE_BYTES + MAX_INFLATED_BYTES;
 
 /**
+ * The work limit for a file of `fileBytes` bytes: MAX_PDF_WORK, or as many passes over a larger
+ * file (a PDF read to be split, up to MAX_PDF_BYTES_TO_SPLIT). Linear in the file; the time limit
+ * does not grow.
+ */
+export function pdfWorkFor(fileBytes: number): number {
+	return 8 * Math.max(fileBytes, MAX_FILE_BYTES) + MAX_INFLATED_BYTES;
+}
+
+/**
  * The time one file may take, however its structure is made: n8n's event loop is held that long
  * at most (the reading is synchronous but for inflating), and a file that needs longer is
  * "page count unknown" and the service decides. Real files take under 1 ms (median of the corpus);

@@ -3,9 +3,9 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile } from '../../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../../shared/items/itemError';
-import { MAX_FILE_BYTES, MAX_PHOTO_BYTES_TO_SHRINK } from '../../../../shared/limits';
+import { MAX_FILE_BYTES, MAX_PDF_BYTES_TO_SPLIT, MAX_PHOTO_BYTES_TO_SHRINK } from '../../../../shared/limits';
 import { detectFormat } from '../../../../shared/preflight/upload';
-import { shrinksPhotos } from '../preparation';
+import { readPreparation, type Preparation } from '../preparation';
 import type { ReadFile } from './reader';
 
 /**
@@ -26,19 +26,26 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 		});
 	}
 	const metadata = binary[propertyName];
-	const wholePhotos = shrinksPhotos(ctx, itemIndex);
-	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata, wholePhotos)), fileName: metadata.fileName, mimeType: metadata.mimeType };
+	const preparation = readPreparation(ctx, itemIndex);
+	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata, preparation)), fileName: metadata.fileName, mimeType: metadata.mimeType };
 }
 
 /**
  * Whether a file too large to send is read whole all the same: a JPEG or PNG photo that Shrink
- * Large Photos makes small enough (photo.ts), up to MAX_PHOTO_BYTES_TO_SHRINK. Any other is read
- * only as far as its type (the preflight refuses it as too large).
+ * Large Photos makes small enough (photo.ts), up to MAX_PHOTO_BYTES_TO_SHRINK, or a PDF that Split
+ * PDFs cuts into parts each held to the limit (split.ts), up to MAX_PDF_BYTES_TO_SPLIT. Any other
+ * is read only as far as its type (the preflight refuses it as too large).
  */
-function readWhole(head: Uint8Array, size: number, wholePhotos: boolean): boolean {
-	if (!wholePhotos || size > MAX_PHOTO_BYTES_TO_SHRINK) return false;
+export function readWhole(head: Uint8Array, size: number, preparation: Pick<Preparation, 'shrinkPhotos' | 'split'>): boolean {
 	const { kind } = detectFormat(head);
-	return kind === 'jpeg' || kind === 'png';
+	if (kind === 'jpeg' || kind === 'png') return preparation.shrinkPhotos && size <= MAX_PHOTO_BYTES_TO_SHRINK;
+	if (kind === 'pdf') return preparation.split !== undefined && size <= MAX_PDF_BYTES_TO_SPLIT;
+	return false;
+}
+
+/** The largest file read whole for what is done to it before its upload (readWhole), whatever its type. */
+export function largestReadable(preparation: Pick<Preparation, 'shrinkPhotos' | 'split'>): number {
+	return Math.max(MAX_FILE_BYTES, preparation.shrinkPhotos ? MAX_PHOTO_BYTES_TO_SHRINK : 0, preparation.split ? MAX_PDF_BYTES_TO_SPLIT : 0);
 }
 
 /**
@@ -52,7 +59,7 @@ async function readIntoFrame(
 	itemIndex: number,
 	propertyName: string,
 	metadata: IBinaryData,
-	wholePhotos: boolean,
+	preparation: Preparation,
 ): Promise<Pick<ReadFile, 'bytes' | 'frame' | 'size'>> {
 	if (!metadata.id) {
 		if (typeof metadata.data !== 'string') {
@@ -67,7 +74,7 @@ async function readIntoFrame(
 		// Too large to send: its first bytes tell its type for the message; the rest is never copied.
 		if (size > MAX_FILE_BYTES) {
 			const head = Buffer.from(metadata.data.slice(0, HEAD_BASE64_CHARS), 'base64');
-			if (!readWhole(head, size, wholePhotos)) return { bytes: head, size };
+			if (!readWhole(head, size, preparation)) return { bytes: head, size };
 		}
 		const { frame, start } = frameForFile(size);
 		const written = frame.write(metadata.data, start, frame.length - start, 'base64');
@@ -76,7 +83,7 @@ async function readIntoFrame(
 	const { fileSize } = await ctx.helpers.getBinaryMetadata(metadata.id);
 	if (Number.isSafeInteger(fileSize) && fileSize > MAX_FILE_BYTES) {
 		const head = await readHead(ctx, metadata.id);
-		if (!readWhole(head, fileSize, wholePhotos)) return { bytes: head, size: fileSize };
+		if (!readWhole(head, fileSize, preparation)) return { bytes: head, size: fileSize };
 	}
 	if (Number.isSafeInteger(fileSize) && fileSize > 0) {
 		const { frame, start } = frameForFile(fileSize);

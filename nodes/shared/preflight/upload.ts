@@ -61,9 +61,10 @@ export async function inspectUpload(
 	/**
 	 * A PDF to be split is not held to the page limit, nor to the size limit up to
 	 * MAX_PDF_BYTES_TO_SPLIT: its parts are. `split` says whether Split PDFs is on (the refusal of
-	 * a large PDF then says what the split takes, else it points to the split).
+	 * a large PDF then says what the split takes, else it points to the split). `timeMs`: the PDF
+	 * structure's time limit, when not the preflight's own (a PDF to be split: pdf/structure.ts).
 	 */
-	{ maxPages = MAX_PAGES_PER_DOCUMENT, maxBytes = MAX_FILE_BYTES, split = false }: { maxPages?: number; maxBytes?: number; split?: boolean } = {},
+	{ maxPages = MAX_PAGES_PER_DOCUMENT, maxBytes = MAX_FILE_BYTES, split = false, timeMs }: { maxPages?: number; maxBytes?: number; split?: boolean; timeMs?: number } = {},
 ): Promise<UploadInspection> {
 	if (size === 0) {
 		return problem(
@@ -88,8 +89,8 @@ export async function inspectUpload(
 	if (unsure) return { ...accepted, warning: `The file ${unsure}. It was sent anyway. ${CONVERT_IF_REJECTED}` };
 	if (format.kind !== 'pdf') return accepted;
 
-	// Work in proportion to the file (a PDF read to be split may be over MAX_FILE_BYTES); the time limit is the same.
-	const pdf = await readPdfStructure(bytes, { work: pdfWorkFor(bytes.byteLength) });
+	// Work in proportion to the file (a PDF read to be split may be over MAX_FILE_BYTES).
+	const pdf = await readPdfStructure(bytes, { work: pdfWorkFor(bytes.byteLength), ...(timeMs === undefined ? {} : { timeMs }) });
 	// A file too costly to read through is not called damaged: the service decides about it.
 	if (!pdf.hasEndMarker || (pdf.complete && pdf.objectCount === 0)) {
 		return problem(

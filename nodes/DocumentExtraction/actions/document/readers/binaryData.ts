@@ -3,9 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile } from '../../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../../shared/items/itemError';
-import { MAX_FILE_BYTES, MAX_PDF_BYTES_TO_SPLIT, MAX_PHOTO_BYTES_TO_SHRINK } from '../../../../shared/limits';
-import { detectFormat } from '../../../../shared/preflight/upload';
-import { readPreparation, type Preparation } from '../preparation';
+import { MAX_FILE_BYTES } from '../../../../shared/limits';
+import { largestToRead, readPreparation, type Preparation } from '../preparation';
 import type { ReadFile } from './reader';
 
 /**
@@ -30,22 +29,9 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata, preparation)), fileName: metadata.fileName, mimeType: metadata.mimeType };
 }
 
-/**
- * Whether a file too large to send is read whole all the same: a JPEG or PNG photo that Shrink
- * Large Photos makes small enough (photo.ts), up to MAX_PHOTO_BYTES_TO_SHRINK, or a PDF that Split
- * PDFs cuts into parts each held to the limit (split.ts), up to MAX_PDF_BYTES_TO_SPLIT. Any other
- * is read only as far as its type (the preflight refuses it as too large).
- */
-export function readWhole(head: Uint8Array, size: number, preparation: Pick<Preparation, 'shrinkPhotos' | 'split'>): boolean {
-	const { kind } = detectFormat(head);
-	if (kind === 'jpeg' || kind === 'png') return preparation.shrinkPhotos && size <= MAX_PHOTO_BYTES_TO_SHRINK;
-	if (kind === 'pdf') return preparation.split !== undefined && size <= MAX_PDF_BYTES_TO_SPLIT;
-	return false;
-}
-
-/** The largest file read whole for what is done to it before its upload (readWhole), whatever its type. */
-export function largestReadable(preparation: Pick<Preparation, 'shrinkPhotos' | 'split'>): number {
-	return Math.max(MAX_FILE_BYTES, preparation.shrinkPhotos ? MAX_PHOTO_BYTES_TO_SHRINK : 0, preparation.split ? MAX_PDF_BYTES_TO_SPLIT : 0);
+/** Whether a file too large to send is read whole all the same (preparation.ts `largestToRead`). */
+function readWhole(head: Uint8Array, size: number, preparation: Preparation): boolean {
+	return size <= largestToRead(head, preparation);
 }
 
 /**

@@ -45,19 +45,12 @@ export async function readBody({ body, headers, statusCode }: Response, deadline
 		body.destroy();
 		throw declaredTooLarge(sizes.largest);
 	}
-	const chunks = await reached(deadline, fail, async () => await readCapped(body, deadline, sizes, Number.isFinite(declared) ? declared : undefined));
-	if ('tooLarge' in chunks) {
-		if (chunks.declared) throw declaredTooLarge(chunks.tooLarge);
-		throw fail(`The file is larger than the ${formatMegabytes(chunks.tooLarge)} MB ${chunks.tooLarge === MAX_FILE_BYTES ? 'the service accepts' : 'read for a file of its type'}`, SMALLER);
+	const read = await reached(deadline, fail, async () => await readCapped(body, deadline, sizes, Number.isFinite(declared) ? declared : undefined));
+	if ('tooLarge' in read) {
+		if (read.declared) throw declaredTooLarge(read.tooLarge);
+		throw fail(`The file is larger than the ${formatMegabytes(read.tooLarge)} MB ${read.tooLarge === MAX_FILE_BYTES ? 'the service accepts' : 'read for a file of its type'}`, SMALLER);
 	}
-	const size = chunks.reduce((sum, chunk) => sum + chunk.byteLength, 0);
-	const { frame, start } = frameForFile(size);
-	let at = start;
-	for (const chunk of chunks) {
-		frame.set(chunk, at);
-		at += chunk.byteLength;
-	}
-	const bytes = frame.subarray(start, at);
+	const { frame, bytes } = read;
 	const mimeType = headers['content-type']?.split(';')[0].trim().toLowerCase();
 	if (mimeType === 'text/html' || /^\s*<(!doctype html|html)/i.test(Buffer.from(bytes.subarray(0, 64)).toString('latin1'))) {
 		throw fail(
@@ -84,33 +77,93 @@ const HEAD_BYTES = 1024;
  * largest); the stream is dropped when the deadline passes, or once it is over that limit, by what
  * it declared or what it sent.
  */
-async function readCapped(body: Response['body'], deadline: Deadline, sizes: Sizes, declared: number | undefined): Promise<Uint8Array[] | { tooLarge: number; declared: boolean }> {
+async function readCapped(body: Response['body'], deadline: Deadline, sizes: Sizes, declared: number | undefined): Promise<{ frame: Buffer; bytes: Uint8Array } | { tooLarge: number; declared: boolean }> {
 	const stop = () => body.destroy(new Error('The download was stopped'));
 	deadline.signal.addEventListener('abort', stop, { once: true });
 	if (deadline.signal.aborted) stop();
 	try {
-		const chunks: Uint8Array[] = [];
-		let size = 0;
+		const received = new Received(declared);
 		let limit: number | undefined;
-		const typed = (): number => (limit ??= sizes.forType(Buffer.concat(chunks).subarray(0, HEAD_BYTES)));
+		const typed = (): number => (limit ??= sizes.forType(received.head()));
 		for await (const chunk of body) {
-			size += chunk.byteLength;
-			chunks.push(chunk);
-			if (limit === undefined && size < HEAD_BYTES && size <= sizes.largest) continue;
+			received.add(chunk);
+			if (limit === undefined && received.size < HEAD_BYTES && received.size <= sizes.largest) continue;
 			if (declared !== undefined && declared > typed()) {
 				body.destroy();
 				return { tooLarge: typed(), declared: true };
 			}
-			if (size > typed()) {
+			if (received.size > typed()) {
 				body.destroy();
 				return { tooLarge: typed(), declared: false };
 			}
+			received.frameDeclared();
 		}
 		// A body shorter than a kilobyte, or one that said less than it sent: its type's limit holds.
 		if (declared !== undefined && declared > typed()) return { tooLarge: typed(), declared: true };
-		if (size > typed()) return { tooLarge: typed(), declared: false };
-		return chunks;
+		if (received.size > typed()) return { tooLarge: typed(), declared: false };
+		return received.whole();
 	} finally {
 		deadline.signal.removeEventListener('abort', stop);
+	}
+}
+
+/**
+ * The body as it arrives. With a declared size, written straight into the upload's frame of that
+ * size once its first kilobyte is in and its type allows that size: a 40 MB photo is held once, not
+ * as chunks and again as their copy. Without one, or when the server sends other than it declared,
+ * the chunks are kept and copied into a frame at the end.
+ */
+class Received {
+	size = 0;
+	private chunks: Uint8Array[] = [];
+	private frame: { buffer: Buffer; start: number } | undefined;
+	private framed = false;
+
+	constructor(private readonly declared: number | undefined) {}
+
+	add(chunk: Uint8Array): void {
+		this.size += chunk.byteLength;
+		if (this.frame) {
+			const at = this.frame.start + this.size - chunk.byteLength;
+			if (this.size <= this.declared!) {
+				this.frame.buffer.set(chunk, at);
+				return;
+			}
+			// More than it declared: kept as chunks from here.
+			this.chunks = [this.frame.buffer.subarray(this.frame.start, at)];
+			this.frame = undefined;
+		}
+		this.chunks.push(chunk);
+	}
+
+	/** Once the body's type allows its declared size: the frame of that size, what arrived copied in, the rest written there as it comes. */
+	frameDeclared(): void {
+		if (this.framed || this.declared === undefined || this.size > this.declared) return;
+		this.framed = true;
+		const { frame, start } = frameForFile(this.declared);
+		this.copyChunks(frame, start);
+		this.frame = { buffer: frame, start };
+	}
+
+	/** The first kilobyte received. */
+	head(): Uint8Array {
+		if (this.frame) return this.frame.buffer.subarray(this.frame.start, this.frame.start + Math.min(this.size, HEAD_BYTES));
+		return Buffer.concat(this.chunks).subarray(0, HEAD_BYTES);
+	}
+
+	whole(): { frame: Buffer; bytes: Uint8Array } {
+		if (this.frame) return { frame: this.frame.buffer, bytes: this.frame.buffer.subarray(this.frame.start, this.frame.start + this.size) };
+		const { frame, start } = frameForFile(this.size);
+		this.copyChunks(frame, start);
+		return { frame, bytes: frame.subarray(start, start + this.size) };
+	}
+
+	private copyChunks(frame: Buffer, start: number): void {
+		let at = start;
+		for (const chunk of this.chunks) {
+			frame.set(chunk, at);
+			at += chunk.byteLength;
+		}
+		this.chunks = [];
 	}
 }

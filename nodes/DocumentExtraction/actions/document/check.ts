@@ -11,7 +11,8 @@ import { detectFormat, inspectUpload, type FileAccepted } from '../../../shared/
 import { shrunkPhoto } from './photo';
 import type { Preparation } from './preparation';
 import type { DocumentCandidate, FileOrigin, LinkOrigin, ReadAgain, ReadFile } from './readers/reader';
-import { SPLIT_TIME_LIMIT_MS, type PdfSplitter } from '../../../shared/preflight/pdf/split';
+import type { PdfSplitter } from '../../../shared/preflight/pdf/split';
+import { PDF_TIME_LIMIT_TO_SPLIT_MS } from '../../../shared/preflight/pdf/structure';
 import { splitIntoParts } from './split';
 
 /**
@@ -114,11 +115,9 @@ export async function checkUploadFile(
 	}
 	// A split PDF's page and size limits are its parts': each is checked below.
 	const splitting = preparation.split && kind === 'pdf' ? preparation.split : undefined;
-	// A PDF to be split must have its pages counted (else it is refused): its structure is given the
-	// split's own time limit, not the preflight's 70 ms, which a pause of the process can take alone
-	// (measured: a 6 MB PDF, read after 9 MB photos in the same run, 102 ms before the reading's
-	// first look at its clock). Its work stays linear in the file.
-	const whole = splitting ? { maxPages: Infinity, maxBytes: MAX_PDF_BYTES_TO_SPLIT, split: true, timeMs: SPLIT_TIME_LIMIT_MS } : {};
+	// A PDF to be split must have its pages counted (else it is refused): its structure is given
+	// more time than the preflight's 70 ms (pdf/structure.ts). Its work stays linear in the file.
+	const whole = splitting ? { maxPages: Infinity, maxBytes: MAX_PDF_BYTES_TO_SPLIT, split: true, timeMs: PDF_TIME_LIMIT_TO_SPLIT_MS } : {};
 	const inspection = accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size, whole));
 	const split = splitting && splitIntoParts(ctx, itemIndex, inspection.fileName, inspection.pages, splitting);
 	if (!split) {

@@ -74,6 +74,15 @@ export function pdfWorkFor(fileBytes: number): number {
  */
 export const PDF_TIME_LIMIT_MS = 70;
 
+/**
+ * The time a PDF to be split may take: its pages must be counted, or it is refused (a PDF whose
+ * pages are unknown cannot be split), and 70 ms can go in one pause of the process alone (measured:
+ * 102 ms before the first look at the clock, a 6 MB PDF read after 9 MB photos in one run). A file
+ * read through its index takes milliseconds; one that must be scanned is refused by the split
+ * anyway (its index unusable). The split that follows has 5 s of its own (split.ts).
+ */
+export const PDF_TIME_LIMIT_TO_SPLIT_MS = 1000;
+
 /** `clock` (milliseconds) is for tests: the time limit is measured with it. */
 export async function readPdfStructure(bytes: Uint8Array, limits: { work?: number; timeMs?: number; clock?: () => number } = {}): Promise<PdfStructure> {
 	const meter = new WorkMeter(limits.work ?? MAX_PDF_WORK, limits.timeMs ?? PDF_TIME_LIMIT_MS, limits.clock);

@@ -22,8 +22,8 @@ export const MAX_PHOTO_BYTES_TO_SHRINK = 40_000_000;
 
 /**
  * Not the service's: the largest PDF read whole to be split (Split PDFs), each part then held to
- * MAX_FILE_BYTES. A copier's scan of a stack of invoices is often over 4.4 MB (a colour page at
- * 300 dpi is 0.3-1 MB, 50 pages 15-40 MB). The same cap as a photo's, for the same reason: the file
+ * MAX_FILE_BYTES. A copier's scan of a stack of invoices is often over 4.4 MB (a page scanned in
+ * colour is often several hundred KB). The same cap as a photo's, for the same reason: the file
  * is held whole while it is checked and again while its parts are sent (one part at a time), and
  * n8n Cloud gives n8n about 140 MB; the split's work and output budgets grow with the file
  * (pdf/split.ts `splitBudget`), its time limit does not. A larger one is refused as too large, unread.

@@ -20,6 +20,16 @@ export const RECOMMENDED_IMAGE_LONG_SIDE_PX = 2600;
  */
 export const MAX_PHOTO_BYTES_TO_SHRINK = 40_000_000;
 
+/**
+ * Not the service's: the largest PDF read whole to be split (Split PDFs), each part then held to
+ * MAX_FILE_BYTES. A copier's scan of a stack of invoices is often over 4.4 MB (a page scanned in
+ * colour is often several hundred KB). The same cap as a photo's, for the same reason: the file
+ * is held whole while it is checked and again while its parts are sent (one part at a time), and
+ * n8n Cloud gives n8n about 140 MB; the split's work and output budgets grow with the file
+ * (pdf/split.ts `splitBudget`), its time limit does not. A larger one is refused as too large, unread.
+ */
+export const MAX_PDF_BYTES_TO_SPLIT = 40_000_000;
+
 /** Spec 2.1, 2.2, 4.6, 8: template definition limits. */
 export const TEMPLATE_LIMITS = {
 	nameLength: 200,

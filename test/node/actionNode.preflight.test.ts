@@ -26,7 +26,7 @@ async function fixtureItem(name: FixtureName): Promise<INodeExecutionData> {
 const refusals: Array<[FixtureName, string, RegExp]> = [
 	['empty', 'The file is empty (0 bytes)', /download or export probably failed/],
 	['textAsPdf', 'The file is a text file even though its name or type says PDF; the service accepts only PDF, JPEG or PNG files', /Export or print the document to PDF/],
-	['oversize', 'The file is 4.5 MB; the service accepts files up to about 4.4 MB', /Compress the PDF.*or split it/],
+	['oversize', 'The file is 4.5 MB; the service accepts files up to about 4.4 MB', /Compress the PDF.*or set Options → Split PDFs/],
 	['pages51', 'The PDF has 51 pages; the service accepts at most 50 pages per document', /Split the PDF into parts of at most 50 pages/],
 	['encrypted', 'The PDF is protected by a password that is needed to open it, so its text cannot be read', /Remove the password/],
 	['corrupt', 'The PDF file is damaged or incomplete', /Download or export the PDF again/],

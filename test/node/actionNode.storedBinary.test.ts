@@ -13,11 +13,12 @@ import { Container } from '@n8n/di';
 import { BinaryDataConfig, BinaryDataService } from 'n8n-core';
 import nock from 'nock';
 import type { INodeExecutionData } from 'n8n-workflow';
+import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 import { readJpegInfo } from '../../nodes/shared/images/jpegDecode';
 import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
-import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
+import { MAX_FILE_BYTES, MAX_PDF_BYTES_TO_SPLIT } from '../../nodes/shared/limits';
 import { DatabaseBinaryManager } from '../harness/databaseBinaryManager';
 import { binaryItem } from '../harness/engine';
 import { minimalPdf } from '../harness/documents';
@@ -130,6 +131,47 @@ describe.each([
 		expect(part.data.byteLength).toBeLessThanOrEqual(MAX_FILE_BYTES);
 		expect(readJpegInfo(part.data)).toMatchObject({ width: 2600, height: 1733 });
 		expect(outputs[0][0].json).toMatchObject({ result_id: ID, shrunk_from: `3000x2000 JPEG, ${(photo.byteLength / 1_000_000).toFixed(1)} MB` });
+	});
+
+	it('Split PDFs: a stored PDF over 4.4 MB is read whole and split, each part of at most 4.4 MB its own upload; over 40 MB only its first kilobyte is read', async () => {
+		// 4 pages, each drawing a content stream of its own of 1.5 MB: 6 MB in all.
+		const pdf = await PDFDocument.create();
+		for (let page = 0; page < 4; page++) {
+			const contents = pdf.context.register(pdf.context.stream(`% page ${page + 1} ${String(page).repeat(1_500_000)}\n`));
+			pdf.addPage([200, 200]).node.set(PDFName.of('Contents'), contents);
+		}
+		const bytes = await pdf.save({ useObjectStreams: false });
+		expect(bytes.byteLength).toBeGreaterThan(MAX_FILE_BYTES);
+		const item = await storedItem(bytes, 'scan.pdf');
+		const uploads: SeenRequest[] = [];
+		answer(nock(BASE).post('/api/v1/process').times(2), uploads, () => [202, uploadAccepted(`${ID}-${uploads.length}`)]);
+		const unexpected = trapAllRequests();
+		const options = { splitPdfs: 'everyNPages', pagesPerPart: 2 };
+
+		const { outputs, error } = await runAction({ resource: 'document', operation: 'extract', waitForResult: false, options }, [item]);
+
+		expect(error).toBeUndefined();
+		expect(unexpected).toEqual([]);
+		const parts = uploads.map((upload) => multipartParts(upload)[0]);
+		expect(parts.map((part) => part.filename)).toEqual(['scan (pages 1-2).pdf', 'scan (pages 3-4).pdf']);
+		for (const part of parts) {
+			expect(part.data.byteLength).toBeGreaterThan(3_000_000);
+			expect(part.data.byteLength).toBeLessThanOrEqual(MAX_FILE_BYTES);
+		}
+		expect(outputs[0].map((receipt) => receipt.json.source_pages)).toEqual(['1-2', '3-4']);
+
+		const huge = new Uint8Array(MAX_PDF_BYTES_TO_SPLIT + 1);
+		huge.set(new TextEncoder().encode('%PDF-1.7\n'));
+		const hugeItem = await storedItem(huge, 'huge.pdf');
+		const service = Container.get(BinaryDataService);
+		const streamed = vi.spyOn(service, 'getAsStream');
+		const readWhole = vi.spyOn(service, 'getAsBuffer');
+		const refused = await runAction({ resource: 'document', operation: 'extract', waitForResult: false, options }, [hugeItem]);
+		expect(refused.error?.message).toBe('Item 1 (huge.pdf): The file is 40.0 MB; the service accepts files up to about 4.4 MB, and Split PDFs reads PDFs up to 40 MB');
+		expect(readWhole).not.toHaveBeenCalled();
+		expect(streamed.mock.calls).toEqual([[hugeItem.binary!.data.id, 1024]]);
+		streamed.mockRestore();
+		readWhole.mockRestore();
 	});
 
 	it('a stored file over 4.4 MB is refused by its size, with only its first kilobyte read', async () => {

@@ -20,7 +20,7 @@ import requestHelpers from 'n8n-core/dist/execution-engine/node-execution-contex
 import type { IHttpRequestOptions, INodeParameters } from 'n8n-workflow';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 
-import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
+import { MAX_FILE_BYTES, MAX_PHOTO_BYTES_TO_SHRINK } from '../../nodes/shared/limits';
 import { minimalPdf } from '../harness/documents';
 import { visibleText } from '../harness/engine';
 import { BASE, answer, credential, doneResult, multipartParts, resultId, runAction, trapAllRequests, uploadAccepted, useNock, type SeenRequest } from './actionNode.support';
@@ -135,10 +135,16 @@ describe('a document by URL', () => {
 		],
 		['a dropped connection', () => files().get('/drop.pdf').query(true).replyWithError('socket hang up'), '/drop.pdf', /^Item 1: The file could not be downloaded: the address could not be reached \(https:\/\/files\.example\.test\/drop\.pdf\)$/],
 		[
-			'a declared size over the limit',
-			() => files().get('/big.pdf').query(true).reply(200, 'x', { 'content-length': String(MAX_FILE_BYTES + 1) }),
+			'a declared size over the largest read (a photo to shrink), refused unread',
+			() => files().get('/big.pdf').query(true).reply(200, 'x', { 'content-length': String(MAX_PHOTO_BYTES_TO_SHRINK + 1) }),
 			'/big.pdf',
-			/^Item 1: The file is 4\.4 MB; the service accepts files up to about 4\.4 MB/,
+			/^Item 1: The file is 40\.0 MB; the service accepts files up to about 4\.4 MB, and a photo to shrink or a PDF to split is read up to 40 MB/,
+		],
+		[
+			'a declared size over the limit of its type (a PDF, Split PDFs off), refused at its first kilobyte',
+			() => files().get('/big.pdf').query(true).reply(200, `%PDF-1.7\n${'%'.repeat(2047)}`, { 'content-length': String(MAX_FILE_BYTES + 1) }),
+			'/big.pdf',
+			/^Item 1: The file is 4\.4 MB; the service accepts files up to about 4\.4 MB \(/,
 		],
 		[
 			'a streamed body over the limit',

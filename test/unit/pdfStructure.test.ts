@@ -12,8 +12,9 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it, vi } from 'vitest';
 
-import { MAX_FILE_BYTES } from '../../nodes/shared/limits';
-import { MAX_PDF_WORK, PDF_TIME_LIMIT_MS, readPdfStructure, type PdfStructure } from '../../nodes/shared/preflight/pdf/structure';
+import { MAX_FILE_BYTES, MAX_PDF_BYTES_TO_SPLIT } from '../../nodes/shared/limits';
+import { MAX_INFLATED_BYTES } from '../../nodes/shared/preflight/pdf/streams';
+import { MAX_PDF_WORK, PDF_TIME_LIMIT_MS, PDF_TIME_LIMIT_TO_SPLIT_MS, pdfWorkFor, readPdfStructure, type PdfStructure } from '../../nodes/shared/preflight/pdf/structure';
 import { CLOCK_CHECK_UNITS } from '../../nodes/shared/preflight/pdf/values';
 import { inspectUpload, type UploadInspection } from '../../nodes/shared/preflight/upload';
 import { minimalPdf } from '../harness/documents';
@@ -136,6 +137,27 @@ describe('hostile PDFs: work stays linear in the file size and bounded', () => {
 
 	it('the limit allows several passes over the largest file the service takes', () => {
 		expect(MAX_PDF_WORK).toBeGreaterThanOrEqual(WORK_PER_BYTE * MAX_FILE_BYTES);
+	});
+
+	it('a PDF to be split, over 4.4 MB: the work limit grows linearly with the file, never below the preflight\'s', () => {
+		expect(pdfWorkFor(1000)).toBe(MAX_PDF_WORK);
+		expect(pdfWorkFor(MAX_FILE_BYTES)).toBe(MAX_PDF_WORK);
+		expect(pdfWorkFor(MAX_PDF_BYTES_TO_SPLIT)).toBe(8 * MAX_PDF_BYTES_TO_SPLIT + MAX_INFLATED_BYTES);
+		expect(pdfWorkFor(2 * MAX_PDF_BYTES_TO_SPLIT) - pdfWorkFor(MAX_PDF_BYTES_TO_SPLIT)).toBe(8 * MAX_PDF_BYTES_TO_SPLIT);
+	});
+
+	it('a crafted 20 MB PDF to be split (no index, a million empty objects, no page tree): judged within its work and the 1 s it is given, page count unknown', async () => {
+		const object = latin1('1 0 obj\n<<>>\nendobj\n');
+		const file = new Uint8Array(20_000_000);
+		file.set(latin1('%PDF-1.7\n'));
+		for (let at = 9; at + object.length < file.length - 8; at += object.length) file.set(object, at);
+		file.set(latin1('\n%%EOF\n'), file.length - 7);
+		const started = performance.now();
+		const structure = await readPdfStructure(file, { work: pdfWorkFor(file.length), timeMs: PDF_TIME_LIMIT_TO_SPLIT_MS });
+		const elapsed = performance.now() - started;
+		expect(structure.work).toBeLessThanOrEqual(pdfWorkFor(file.length) + file.length);
+		expect(elapsed).toBeLessThan(PDF_TIME_LIMIT_TO_SPLIT_MS + 500);
+		expect(structure.pages).toBeNull();
 	});
 });
 

@@ -34,10 +34,11 @@ export interface MimeFile {
 	/** Where it is in the email: `decodeFile` decodes it from the email's bytes read again, without parsing them again. */
 	body: MimeBody;
 	/**
-	 * The decoded file. Over MAX_FILE_BYTES only its first bytes are kept (enough to tell its type)
-	 * and `size` says the whole size, as a file read from n8n's binary data.
+	 * The decoded file. Over MAX_FILE_BYTES, or the cap `capFor` gives for its first bytes (a photo
+	 * to shrink, a PDF to split), only its first bytes are kept (enough to tell its type) and `size`
+	 * says the whole size, as a file read from n8n's binary data.
 	 */
-	decode(): { bytes: Uint8Array; size?: number };
+	decode(capFor?: (head: Uint8Array) => number): { bytes: Uint8Array; size?: number };
 }
 
 export interface MimeSkipped {
@@ -129,7 +130,7 @@ function readPart(walk: Walk, headers: Map<string, string>, start: number, end: 
 	if (isBodyText) return;
 	const body = { start, end, encoding: (headers.get('content-transfer-encoding') ?? '7bit').trim().toLowerCase() };
 	const bytes = walk.bytes;
-	walk.files.push({ index: walk.files.length, fileName, mimeType, body, decode: () => decodeBody(bytes, body) });
+	walk.files.push({ index: walk.files.length, fileName, mimeType, body, decode: (capFor) => decodeBody(bytes, body, capFor) });
 }
 
 /** An inner email's subject, to name it (its headers only are read, within the caps). */

@@ -1,7 +1,7 @@
-import { formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
+import { formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, MAX_PDF_BYTES_TO_SPLIT, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
 import { extensionOf, nameForContent, UPLOAD_KINDS, type UploadKind } from './fileTypes';
 import { isControlCharacter } from './ids';
-import { readPdfStructure } from './pdf/structure';
+import { pdfWorkFor, readPdfStructure } from './pdf/structure';
 
 /**
  * What can be known about a file before it is sent: no request is made and no page of quota is
@@ -58,8 +58,13 @@ export async function inspectUpload(
 	declaredMimeType?: string,
 	/** The whole file's size when `bytes` is only its beginning (a file too large to read). */
 	size = bytes.byteLength,
-	/** A PDF to be split is not held to the page limit: its parts are. */
-	{ maxPages = MAX_PAGES_PER_DOCUMENT }: { maxPages?: number } = {},
+	/**
+	 * A PDF to be split is not held to the page limit, nor to the size limit up to
+	 * MAX_PDF_BYTES_TO_SPLIT: its parts are. `split` says whether Split PDFs is on (the refusal of
+	 * a large PDF then says what the split takes, else it points to the split). `timeMs`: the PDF
+	 * structure's time limit, when not the preflight's own (a PDF to be split: pdf/structure.ts).
+	 */
+	{ maxPages = MAX_PAGES_PER_DOCUMENT, maxBytes = MAX_FILE_BYTES, split = false, timeMs }: { maxPages?: number; maxBytes?: number; split?: boolean; timeMs?: number } = {},
 ): Promise<UploadInspection> {
 	if (size === 0) {
 		return problem(
@@ -71,7 +76,7 @@ export async function inspectUpload(
 	const format = detectFormat(bytes);
 	if (format.kind === 'unsupported') return unsupportedFormat(format, fileName, declaredMimeType);
 
-	if (size > MAX_FILE_BYTES) return tooLarge(size, format.kind);
+	if (size > (format.kind === 'pdf' ? maxBytes : MAX_FILE_BYTES)) return tooLarge(size, format.kind, split);
 
 	const accepted: FileAccepted = {
 		ok: true,
@@ -84,7 +89,8 @@ export async function inspectUpload(
 	if (unsure) return { ...accepted, warning: `The file ${unsure}. It was sent anyway. ${CONVERT_IF_REJECTED}` };
 	if (format.kind !== 'pdf') return accepted;
 
-	const pdf = await readPdfStructure(bytes);
+	// Work in proportion to the file (a PDF read to be split may be over MAX_FILE_BYTES).
+	const pdf = await readPdfStructure(bytes, { work: pdfWorkFor(bytes.byteLength), ...(timeMs === undefined ? {} : { timeMs }) });
 	// A file too costly to read through is not called damaged: the service decides about it.
 	if (!pdf.hasEndMarker || (pdf.complete && pdf.objectCount === 0)) {
 		return problem(
@@ -191,12 +197,23 @@ function claimedKind(fileName: string | undefined, declaredMimeType: string | un
 	);
 }
 
-function tooLarge(size: number, kind: UploadKind): PreflightProblem {
+function tooLarge(size: number, kind: UploadKind, split: boolean): PreflightProblem {
 	const [actual, limit] = megabytesApart(size, MAX_FILE_BYTES);
-	const fix =
-		kind === 'pdf'
-			? `Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size"), or split it into smaller PDFs.`
-			: `Lower the image resolution to about ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
+	if (kind === 'pdf' && size > MAX_PDF_BYTES_TO_SPLIT) {
+		return problem(
+			'FILE_TOO_LARGE',
+			`The file is ${formatMegabytes(size)} MB; the service accepts files up to about ${limit} MB, and Split PDFs reads PDFs up to ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB`,
+			'Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size"), or split it into smaller PDFs with a PDF program.',
+		);
+	}
+	if (kind === 'pdf') {
+		const compress = 'Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size")';
+		const fix = split
+			? `It is sent whole, as it gives one part. ${compress}, or split it into parts of fewer pages (each part is sent only if it is at most ${limit} MB).`
+			: `${compress}, or set Options → Split PDFs (Every Page, Every N Pages or Page Ranges): PDFs up to ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB are read and split, and each part of at most ${limit} MB is sent as its own document.`;
+		return problem('FILE_TOO_LARGE', `The file is ${actual} MB; the service accepts files up to about ${limit} MB`, fix);
+	}
+	const fix = `Lower the image resolution to about ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on the long side, which is enough to read the text, or save it as a more compressed JPEG.`;
 	return problem('FILE_TOO_LARGE', `The file is ${actual} MB; the service accepts files up to about ${limit} MB`, fix);
 }
 

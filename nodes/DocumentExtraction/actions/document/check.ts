@@ -5,13 +5,14 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import type { UploadFile } from '../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../shared/items/itemError';
-import { formatCount } from '../../../shared/limits';
+import { formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PDF_BYTES_TO_SPLIT } from '../../../shared/limits';
 import { nameForContent, UPLOAD_KINDS } from '../../../shared/preflight/fileTypes';
 import { detectFormat, inspectUpload, type FileAccepted } from '../../../shared/preflight/upload';
 import { shrunkPhoto } from './photo';
 import type { Preparation } from './preparation';
 import type { DocumentCandidate, FileOrigin, LinkOrigin, ReadAgain, ReadFile } from './readers/reader';
 import type { PdfSplitter } from '../../../shared/preflight/pdf/split';
+import { PDF_TIME_LIMIT_TO_SPLIT_MS } from '../../../shared/preflight/pdf/structure';
 import { splitIntoParts } from './split';
 
 /**
@@ -77,6 +78,11 @@ export interface CheckedFile {
 	label?: string;
 	/** What its items say of how it was made (split.ts, photo.ts). */
 	preparation?: IDataObject;
+	/**
+	 * Set when this file, a part of a split PDF, was refused by the check (too large) while the
+	 * file's other parts were not: it fails as a document of its own, nothing sent.
+	 */
+	refusal?: unknown;
 	/** The file to send: read again and proven to be the file that was checked. */
 	forUpload(): Promise<UploadFile>;
 }
@@ -107,13 +113,16 @@ export async function checkUploadFile(
 			return [{ ...named, madeFrom, preparation: facts, forUpload: async () => ({ bytes, ...named }) }];
 		}
 	}
-	// A split PDF's page limit is its parts': each is checked below.
+	// A split PDF's page and size limits are its parts': each is checked below.
 	const splitting = preparation.split && kind === 'pdf' ? preparation.split : undefined;
-	const inspection = accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size, splitting ? { maxPages: Infinity } : {}));
+	// A PDF to be split must have its pages counted (else it is refused): its structure is given
+	// more time than the preflight's 70 ms (pdf/structure.ts). Its work stays linear in the file.
+	const whole = splitting ? { maxPages: Infinity, maxBytes: MAX_PDF_BYTES_TO_SPLIT, split: true, timeMs: PDF_TIME_LIMIT_TO_SPLIT_MS } : {};
+	const inspection = accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size, whole));
 	const split = splitting && splitIntoParts(ctx, itemIndex, inspection.fileName, inspection.pages, splitting);
 	if (!split) {
-		// One part: the file is sent whole, under the page limit of every document.
-		if (splitting) accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size));
+		// One part: the file is sent whole, under the page and size limits of every document.
+		if (splitting) accepted(ctx, itemIndex, fileName, await inspectUpload(file.bytes, fileName, file.mimeType, file.size, { split: true }));
 		const checked = {
 			fileName: inspection.fileName,
 			mimeType: inspection.mimeType,
@@ -128,12 +137,29 @@ export async function checkUploadFile(
 	const checkedParts: CheckedFile[] = [];
 	for (const [index, part] of split.parts.entries()) {
 		const bytes = await splitter.part(index);
-		const partInspection = accepted(ctx, itemIndex, part.fileName, await inspectUpload(bytes, part.fileName, inspection.mimeType));
-		const checked = { fileName: partInspection.fileName, mimeType: partInspection.mimeType, madeFrom, label: part.label, preparation: part.preparation };
+		const partInspection = await inspectUpload(bytes, part.fileName, inspection.mimeType);
+		if (!partInspection.ok && partInspection.code === 'FILE_TOO_LARGE') {
+			// Too large a part fails alone, named by its pages; the file's other parts are sent.
+			const refusal = partTooLarge(ctx, itemIndex, fileName, part.label, bytes.byteLength);
+			checkedParts.push({ fileName: part.fileName, mimeType: inspection.mimeType, madeFrom, label: part.label, preparation: part.preparation, refusal, forUpload: () => Promise.reject(refusal) });
+			continue;
+		}
+		const partAccepted = accepted(ctx, itemIndex, part.fileName, partInspection);
+		const checked = { fileName: partAccepted.fileName, mimeType: partAccepted.mimeType, madeFrom, label: part.label, preparation: part.preparation };
 		const partAgain: ReadAgain = async () => ({ bytes: await (await (reopened ??= readAgain().then((again) => split.open(again.bytes)))).part(index) });
 		checkedParts.push(fileReadAgain(ctx, itemIndex, checked, fingerprintOf(bytes), partAgain));
 	}
 	return checkedParts;
+}
+
+/** A part of a split PDF over the size limit: the error of that part alone, saying its pages and size. */
+function partTooLarge(ctx: IExecuteFunctions, itemIndex: number, fileName: string, label: string, size: number): NodeOperationError {
+	return itemError(
+		ctx.getNode(),
+		itemIndex,
+		`${itemLabel(itemIndex)} (${fileName}, ${label}): this part is ${formatMegabytes(size, 2)} MB; the service accepts files up to about ${formatMegabytes(MAX_FILE_BYTES)} MB`,
+		`The PDF's other parts are sent. Split this part into fewer pages (Page Ranges, or fewer Pages per Part), or scan these pages again at a lower resolution (150-200 dpi is enough to read the text) and send them. Nothing was sent to the service for this part and no page was used for it.`,
+	);
 }
 
 /** The preflight's verdict, or the document's error: nothing sent, no page used. */

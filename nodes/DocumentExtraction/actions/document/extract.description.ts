@@ -1,6 +1,6 @@
 import type { INodeProperties } from 'n8n-workflow';
 
-import { DEFAULT_WAIT_TIMEOUT_SECONDS, formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, RECOMMENDED_IMAGE_LONG_SIDE_PX, REUSE_DAYS } from '../../../shared/limits';
+import { DEFAULT_WAIT_TIMEOUT_SECONDS, formatCount, formatMegabytes, MAX_FILE_BYTES, MAX_PAGES_PER_DOCUMENT, MAX_PDF_BYTES_TO_SPLIT, MAX_PHOTO_BYTES_TO_SHRINK, RECOMMENDED_IMAGE_LONG_SIDE_PX, REUSE_DAYS } from '../../../shared/limits';
 import { alphabetically, duplicateInvoiceOptions, outputOptionsCollection, outputProperties } from '../../../shared/output/descriptions';
 import { inputFieldsOption } from '../../../shared/output/inputFields';
 import { SMALL_IMAGE_RULE } from '../../../shared/preflight/attachments';
@@ -120,7 +120,7 @@ const preparationOptions: INodeProperties[] = [
 			{ name: 'Every Page', value: 'everyPage', description: 'Each page is a document of its own' },
 			{ name: 'Page Ranges', value: 'ranges', description: 'The parts you list in "Page Ranges"' },
 		],
-		description: `Whether to cut each PDF into parts before upload, e.g. a scanner batch of several documents. Each part is uploaded, extracted and charged as a document of its own (at most ${MAX_PAGES_PER_DOCUMENT} pages each), and its items say the file and pages it came from (source_file_name, source_pages). A PDF that gives one part is sent as it is; other files are not affected.`,
+		description: `Whether to cut each PDF into parts before upload, e.g. a scanner batch of several documents. Each part is uploaded, extracted and charged as a document of its own (at most ${MAX_PAGES_PER_DOCUMENT} pages and ${formatMegabytes(MAX_FILE_BYTES)} MB each; a PDF up to ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB is read to be split), and its items say the file and pages it came from (source_file_name, source_pages). A PDF that gives one part is sent as it is; other files are not affected.`,
 	},
 	{
 		displayName: 'Pages per Part',
@@ -145,9 +145,15 @@ const preparationOptions: INodeProperties[] = [
 		name: 'shrinkPhotos',
 		type: 'boolean',
 		default: true,
-		description: `Whether to send a JPEG or PNG over ${formatMegabytes(MAX_FILE_BYTES)} MB or over ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on its long side as a JPEG of ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels (turned upright), enough to read its text, instead of refusing it or sending it large. Its items say what it was (shrunk_from). Off, a photo over ${formatMegabytes(MAX_FILE_BYTES)} MB is refused.`,
+		description: `Whether to send a JPEG or PNG over ${formatMegabytes(MAX_FILE_BYTES)} MB or over ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels on its long side as a JPEG of ${formatCount(RECOMMENDED_IMAGE_LONG_SIDE_PX)} pixels (turned upright), enough to read its text, instead of refusing it or sending it large; photos up to ${formatMegabytes(MAX_PHOTO_BYTES_TO_SHRINK, 0)} MB are read, also by URL or inside an attached email. Its items say what it was (shrunk_from). Off, a photo over ${formatMegabytes(MAX_FILE_BYTES)} MB is refused.`,
 	},
 ];
+
+/** What is read of a file over the service's limit, to be made small enough (preparation.ts `largestToRead`). */
+const LARGER_READS =
+	MAX_PHOTO_BYTES_TO_SHRINK === MAX_PDF_BYTES_TO_SPLIT
+		? `a photo to shrink, or a PDF to split: ${formatMegabytes(MAX_PHOTO_BYTES_TO_SHRINK, 0)} MB`
+		: `a photo to shrink: ${formatMegabytes(MAX_PHOTO_BYTES_TO_SHRINK, 0)} MB; a PDF to split: ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB`;
 
 /** Document Source and what each source asks for (the readers, readers/, read them). */
 function sourceProperties(operation: string): INodeProperties[] {
@@ -182,7 +188,7 @@ function sourceProperties(operation: string): INodeProperties[] {
 			required: true,
 			placeholder: 'https://example.com/invoice.pdf',
 			displayOptions: { ...show('url'), hide: { '@tool': [true] } },
-			description: 'Direct link to a PDF, JPEG or PNG file of at most 4.4 MB. The link is downloaded without your API key.',
+			description: `Direct link to a PDF, JPEG or PNG file of at most ${formatMegabytes(MAX_FILE_BYTES)} MB (${LARGER_READS}). The link is downloaded without your API key.`,
 		},
 		{
 			// As an AI agent's tool the model gives the link: an agent cannot hand a tool a file.
@@ -192,7 +198,7 @@ function sourceProperties(operation: string): INodeProperties[] {
 			default: "={{ $fromAI('file_url', 'Direct link to the PDF, JPEG or PNG document to extract', 'string') }}",
 			required: true,
 			displayOptions: { show: { ...show('url').show, '@tool': [true] } },
-			description: 'Direct link to a PDF, JPEG or PNG file of at most 4.4 MB. By default the AI model fills it in.',
+			description: `Direct link to a PDF, JPEG or PNG file of at most ${formatMegabytes(MAX_FILE_BYTES)} MB (${LARGER_READS}). By default the AI model fills it in.`,
 		},
 	];
 }

@@ -95,6 +95,11 @@ export async function planItem(ctx: IExecuteFunctions, sink: ItemSink, i: number
 				sink.fail(target, 'error' in checked ? checked.error : undefined, 0, {}, binary);
 				continue;
 			}
+			if (file.refusal !== undefined) {
+				// A part of a split PDF refused alone (too large): the file's other parts go on.
+				sink.fail(target, file.refusal, 0, { ...file.preparation }, binary);
+				continue;
+			}
 			if (file.warning) addWarning(ctx, file.warning);
 			uploads.push({ itemIndex: i, ...(slot ? { slot } : {}), settings, binary, file });
 		}

@@ -16,20 +16,37 @@ const HEAD_BYTES = 1024;
 const LF = 0x0a;
 const CR = 0x0d;
 
-/** A body decoded: at most MAX_FILE_BYTES kept; over it only the first bytes and `size`, the whole size. */
-export function decodeBody(bytes: Uint8Array, { start, end, encoding }: MimeBody): { bytes: Uint8Array; size?: number } {
+/**
+ * A body decoded: at most `capFor(head)` bytes kept (MAX_FILE_BYTES unless the caller reads a file
+ * of that type whole: a photo to shrink, a PDF to split); over it only the first bytes and `size`,
+ * the whole size. The cap is chosen from the body's first bytes, decoded apart from a window of
+ * the encoded text at its start, so the body is still decoded in one pass and at most the cap held.
+ */
+export function decodeBody(bytes: Uint8Array, body: MimeBody, capFor: (head: Uint8Array) => number = () => MAX_FILE_BYTES): { bytes: Uint8Array; size?: number } {
+	const cap = capFor(decodeInto(bytes, { ...body, end: Math.min(body.end, body.start + HEAD_WINDOW) }, HEAD_BYTES).bytes);
+	const decoded = decodeInto(bytes, body, cap);
+	if (decoded.size > cap) return { bytes: decoded.bytes.slice(0, HEAD_BYTES), size: decoded.size };
+	return { bytes: decoded.bytes.subarray(0, decoded.size) };
+}
+
+/**
+ * Enough of the encoded text to decode HEAD_BYTES from: base64's 4 characters for 3 bytes and its
+ * line breaks, quoted-printable's 3 for one, with room; a window of junk gives less, the type unknown.
+ */
+const HEAD_WINDOW = 4 * HEAD_BYTES;
+
+/** `[start, end)` decoded, at most `cap` bytes kept (`bytes`, up to `cap` long) and all counted (`size`). */
+function decodeInto(bytes: Uint8Array, { start, end, encoding }: MimeBody, cap: number): { bytes: Uint8Array; size: number } {
 	const email = plainBytes(bytes);
-	let out: Uint8Array;
-	let size: number;
 	if (encoding === 'base64') {
-		out = new Uint8Array(Math.min(MAX_FILE_BYTES, Math.floor(((end - start) * 3) / 4) + 3));
-		size = decodeBase64(email, start, end, out, 0);
-	} else if (encoding === 'quoted-printable') {
-		out = new Uint8Array(Math.min(MAX_FILE_BYTES, end - start));
-		size = decodeQuotedPrintable(email, start, end, out, 0);
-	} else [out, size] = [email.slice(start, Math.min(end, start + MAX_FILE_BYTES)), end - start];
-	if (size > MAX_FILE_BYTES) return { bytes: out.slice(0, HEAD_BYTES), size };
-	return { bytes: out.subarray(0, size) };
+		const out = new Uint8Array(Math.min(cap, Math.floor(((end - start) * 3) / 4) + 3));
+		return { bytes: out, size: decodeBase64(email, start, end, out, 0) };
+	}
+	if (encoding === 'quoted-printable') {
+		const out = new Uint8Array(Math.min(cap, end - start));
+		return { bytes: out, size: decodeQuotedPrintable(email, start, end, out, 0) };
+	}
+	return { bytes: email.slice(start, Math.min(end, start + cap)), size: end - start };
 }
 
 const BASE64_VALUES = (() => {

@@ -58,12 +58,30 @@ const END_MARKER_WINDOW = 1024;
 export const MAX_PDF_WORK = 8 * MAX_FILE_BYTES + MAX_INFLATED_BYTES;
 
 /**
+ * The work limit for a file of `fileBytes` bytes: MAX_PDF_WORK, or as many passes over a larger
+ * file (a PDF read to be split, up to MAX_PDF_BYTES_TO_SPLIT). Linear in the file; the time limit
+ * does not grow.
+ */
+export function pdfWorkFor(fileBytes: number): number {
+	return 8 * Math.max(fileBytes, MAX_FILE_BYTES) + MAX_INFLATED_BYTES;
+}
+
+/**
  * The time one file may take, however its structure is made: n8n's event loop is held that long
  * at most (the reading is synchronous but for inflating), and a file that needs longer is
  * "page count unknown" and the service decides. Real files take under 1 ms (median of the corpus);
  * the slowest to scan, a 4 MB file of 85,000 objects (about 0.4 s), is read through its index.
  */
 export const PDF_TIME_LIMIT_MS = 70;
+
+/**
+ * The time a PDF to be split may take: its pages must be counted, or it is refused (a PDF whose
+ * pages are unknown cannot be split), and 70 ms can go in one pause of the process alone (measured:
+ * 102 ms before the first look at the clock, a 6 MB PDF read after 9 MB photos in one run). A file
+ * read through its index takes milliseconds; one that must be scanned is refused by the split
+ * anyway (its index unusable). The split that follows has 5 s of its own (split.ts).
+ */
+export const PDF_TIME_LIMIT_TO_SPLIT_MS = 1000;
 
 /** `clock` (milliseconds) is for tests: the time limit is measured with it. */
 export async function readPdfStructure(bytes: Uint8Array, limits: { work?: number; timeMs?: number; clock?: () => number } = {}): Promise<PdfStructure> {

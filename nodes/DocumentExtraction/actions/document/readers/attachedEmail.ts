@@ -4,6 +4,7 @@ import { MAX_FILE_BYTES } from '../../../../shared/limits';
 import { judgeAttachment } from '../../../../shared/preflight/attachments';
 import { extensionOf } from '../../../../shared/preflight/fileTypes';
 import { decodeFile, looksLikeEmail, MIME_LIMITS, openEmail, type MimeFile, type MimeSkipped } from '../../../../shared/preflight/mimeMessage';
+import { largestToRead, readPreparation } from '../preparation';
 import { readBinaryFile } from './binaryData';
 import { NOT_OPENED, skippedFile, unopenedPackage, type Check, type FileOrigin, type Found, type ReadAgain, type ReadFile } from './reader';
 
@@ -64,14 +65,15 @@ function inside(field: string, email: AttachedEmail, fileName: string | null): F
 /** One file of the email decoded, judged and, when a document, checked; its bytes are let go on return. */
 async function innerFound<Checked>(ctx: IExecuteFunctions, i: number, field: string, email: AttachedEmail, inner: MimeFile, check: Check<Checked>): Promise<Found<Checked>> {
 	const origin = inside(field, email, inner.fileName);
-	const decoded = decodedAndJudged(ctx, i, inner);
+	const capFor = sizeToDecode(ctx, i);
+	const decoded = decodedAndJudged(ctx, i, inner, capFor);
 	if ('skip' in decoded) return { skipped: skippedFile(origin, decoded.skip) };
 	// Not decoded: that document fails on its own (its email passes through with it).
 	if ('error' in decoded) return { document: await check({ origin, ownFile: { field }, read: decoded }) };
 	// Include Input Binary passes the file on as taken out of the email; over the size the service
 	// takes only its beginning was decoded, so the email it is in passes instead.
 	const ownFile = { field, extracted: decoded.file.size === undefined };
-	return { document: await check({ origin, ownFile, read: { file: decoded.file, readAgain: readAgainFromEmail(ctx, i, field, inner) } }) };
+	return { document: await check({ origin, ownFile, read: { file: decoded.file, readAgain: readAgainFromEmail(ctx, i, field, inner, capFor) } }) };
 }
 
 /**
@@ -80,19 +82,31 @@ async function innerFound<Checked>(ctx: IExecuteFunctions, i: number, field: str
  * the file's place, name and type only: holding `inner` would hold the whole email (its `decode`
  * reads the email's bytes) until the upload.
  */
-function readAgainFromEmail(ctx: IExecuteFunctions, i: number, field: string, { body, fileName, mimeType }: MimeFile): ReadAgain {
+function readAgainFromEmail(ctx: IExecuteFunctions, i: number, field: string, { body, fileName, mimeType }: MimeFile, capFor: CapFor): ReadAgain {
 	return async () => {
 		const again = await readWholeEmail(ctx, i, field, await readBinaryFile(ctx, i, field));
 		if ('problem' in again) throw new Error(again.problem);
 		if (again.bytes.byteLength < body.end) throw new Error('the attached email no longer holds the file');
-		return asRead({ fileName, mimeType }, decodeFile(again.bytes, body));
+		return asRead({ fileName, mimeType }, decodeFile(again.bytes, body, capFor));
 	};
 }
 
+type CapFor = (head: Uint8Array) => number;
+
+/**
+ * How much of a file inside the email is decoded, by its first bytes: a photo that Shrink Large
+ * Photos makes small enough, or a PDF that Split PDFs cuts into parts, whole up to their caps;
+ * any other file up to the service's limit (preparation.ts `largestToRead`).
+ */
+function sizeToDecode(ctx: IExecuteFunctions, i: number): CapFor {
+	const preparation = readPreparation(ctx, i);
+	return (head) => largestToRead(head, preparation);
+}
+
 /** One file of the email decoded and judged: a document (its bytes), no document (why), or not decoded. */
-function decodedAndJudged(ctx: IExecuteFunctions, i: number, inner: MimeFile): { file: ReadFile } | { skip: string } | { error: unknown } {
+function decodedAndJudged(ctx: IExecuteFunctions, i: number, inner: MimeFile, capFor: CapFor): { file: ReadFile } | { skip: string } | { error: unknown } {
 	try {
-		const file = asRead(inner, inner.decode());
+		const file = asRead(inner, inner.decode(capFor));
 		const verdict = judgeAttachment(file.bytes, file);
 		if (verdict.document) return { file };
 		// A zip or winmail.dat in the forwarded email: someone has to act on it, as on a direct one.

@@ -3,9 +3,8 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { frameForFile } from '../../../../shared/http/multipart';
 import { itemError, itemLabel } from '../../../../shared/items/itemError';
-import { MAX_FILE_BYTES, MAX_PHOTO_BYTES_TO_SHRINK } from '../../../../shared/limits';
-import { detectFormat } from '../../../../shared/preflight/upload';
-import { shrinksPhotos } from '../preparation';
+import { MAX_FILE_BYTES } from '../../../../shared/limits';
+import { largestToRead, readPreparation, type Preparation } from '../preparation';
 import type { ReadFile } from './reader';
 
 /**
@@ -26,19 +25,13 @@ export async function readBinaryFile(ctx: IExecuteFunctions, itemIndex: number, 
 		});
 	}
 	const metadata = binary[propertyName];
-	const wholePhotos = shrinksPhotos(ctx, itemIndex);
-	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata, wholePhotos)), fileName: metadata.fileName, mimeType: metadata.mimeType };
+	const preparation = readPreparation(ctx, itemIndex);
+	return { ...(await readIntoFrame(ctx, itemIndex, propertyName, metadata, preparation)), fileName: metadata.fileName, mimeType: metadata.mimeType };
 }
 
-/**
- * Whether a file too large to send is read whole all the same: a JPEG or PNG photo that Shrink
- * Large Photos makes small enough (photo.ts), up to MAX_PHOTO_BYTES_TO_SHRINK. Any other is read
- * only as far as its type (the preflight refuses it as too large).
- */
-function readWhole(head: Uint8Array, size: number, wholePhotos: boolean): boolean {
-	if (!wholePhotos || size > MAX_PHOTO_BYTES_TO_SHRINK) return false;
-	const { kind } = detectFormat(head);
-	return kind === 'jpeg' || kind === 'png';
+/** Whether a file too large to send is read whole all the same (preparation.ts `largestToRead`). */
+function readWhole(head: Uint8Array, size: number, preparation: Preparation): boolean {
+	return size <= largestToRead(head, preparation);
 }
 
 /**
@@ -52,7 +45,7 @@ async function readIntoFrame(
 	itemIndex: number,
 	propertyName: string,
 	metadata: IBinaryData,
-	wholePhotos: boolean,
+	preparation: Preparation,
 ): Promise<Pick<ReadFile, 'bytes' | 'frame' | 'size'>> {
 	if (!metadata.id) {
 		if (typeof metadata.data !== 'string') {
@@ -67,7 +60,7 @@ async function readIntoFrame(
 		// Too large to send: its first bytes tell its type for the message; the rest is never copied.
 		if (size > MAX_FILE_BYTES) {
 			const head = Buffer.from(metadata.data.slice(0, HEAD_BASE64_CHARS), 'base64');
-			if (!readWhole(head, size, wholePhotos)) return { bytes: head, size };
+			if (!readWhole(head, size, preparation)) return { bytes: head, size };
 		}
 		const { frame, start } = frameForFile(size);
 		const written = frame.write(metadata.data, start, frame.length - start, 'base64');
@@ -76,7 +69,7 @@ async function readIntoFrame(
 	const { fileSize } = await ctx.helpers.getBinaryMetadata(metadata.id);
 	if (Number.isSafeInteger(fileSize) && fileSize > MAX_FILE_BYTES) {
 		const head = await readHead(ctx, metadata.id);
-		if (!readWhole(head, fileSize, wholePhotos)) return { bytes: head, size: fileSize };
+		if (!readWhole(head, fileSize, preparation)) return { bytes: head, size: fileSize };
 	}
 	if (Number.isSafeInteger(fileSize) && fileSize > 0) {
 		const { frame, start } = frameForFile(fileSize);

@@ -3,6 +3,7 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { itemError } from '../../../../shared/items/itemError';
 import { readBoolean } from '../../../../shared/items/parameters';
 import { parseAllowedHosts } from '../../../../shared/preflight/addresses';
+import { largestReadable, largestToRead, readPreparation } from '../preparation';
 import { downloadFile, shownUrl, type LinkRules } from './download';
 import { keepDownload } from './download/stored';
 import { textParameter, type DocumentReader, type FirstRead } from './reader';
@@ -23,7 +24,9 @@ export function urlReader(ctx: IExecuteFunctions, i: number): DocumentReader {
 /** The download, stored for its upload; a failure is the document's. */
 async function downloaded(ctx: IExecuteFunctions, i: number, address: string, rules: LinkRules): Promise<FirstRead> {
 	try {
-		const file = await downloadFile(ctx, i, address, rules);
+		// A photo to shrink or a PDF to split is read up to its cap, any other file up to the service's limit.
+		const preparation = readPreparation(ctx, i);
+		const file = await downloadFile(ctx, i, address, rules, { largest: largestReadable(preparation), forType: (head) => largestToRead(head, preparation) });
 		return { file, readAgain: await keepDownload(ctx, file) };
 	} catch (error) {
 		return { error };

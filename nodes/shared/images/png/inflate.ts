@@ -3,6 +3,7 @@
  * hands out a new 16 KiB buffer per chunk, and the ~120 MB a large scan inflates to then lingered,
  * garbage, until V8 collected (about 27 MB at the peak). Here nothing is allocated per chunk.
  */
+import { runSteps, type Steps } from '../steps';
 import { PngError } from './error';
 
 const WINDOW = 1 << 15;
@@ -64,6 +65,11 @@ function fixedCodes(): { lit: Code; dist: Code } {
  * soon as it is seen; a damaged or cut-short stream, or a wrong Adler-32, throws a PngError.
  */
 export function inflateInto(parts: Uint8Array[], budget: number, take: (data: Uint8Array) => void): void {
+	runSteps(inflateSteps(parts, budget, take));
+}
+
+/** `inflateInto` as steps (../steps.ts): a yield after each piece handed on (at most 64 KiB). */
+export function* inflateSteps(parts: Uint8Array[], budget: number, take: (data: Uint8Array) => void): Steps<void> {
 	let part = 0;
 	let at = 0;
 	let bitBuffer = 0;
@@ -139,7 +145,10 @@ export function inflateInto(parts: Uint8Array[], budget: number, take: (data: Ui
 			if ((length ^ 0xffff) !== bits(16)) throw new PngError('the image data is damaged (a stored block)');
 			for (let i = 0; i < length; i++) {
 				out[pos++] = bits(8);
-				if (pos >= BUFFER - MARGIN) flush();
+				if (pos >= BUFFER - MARGIN) {
+					flush();
+					yield;
+				}
 			}
 		} else if (type === 3) throw new PngError('the image data is damaged (a reserved block type)');
 		else {
@@ -157,7 +166,10 @@ export function inflateInto(parts: Uint8Array[], budget: number, take: (data: Ui
 					if (distance > pos || distance > total + pos - flushed) throw new PngError('the image data is damaged (a distance too far back)');
 					for (let i = 0; i < length; i++, pos++) out[pos] = out[pos - distance];
 				}
-				if (pos >= BUFFER - MARGIN) flush();
+				if (pos >= BUFFER - MARGIN) {
+					flush();
+					yield;
+				}
 			}
 		}
 		if (over * 8 > bitCount) throw new PngError('the image data is damaged or cut short');

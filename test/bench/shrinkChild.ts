@@ -65,7 +65,8 @@ async function main(): Promise<void> {
 	timer = setTimeout(turn, 1);
 	const cpu = process.cpuUsage();
 	const started = performance.now();
-	const shrunk = await shrinkPhoto(bytes, kind as PhotoKind);
+	// Giving way as in n8n, with a plain timer: n8n's sleep would load n8n-workflow into this bare process, and its heap into the figures.
+	const shrunk = await shrinkPhoto(bytes, kind as PhotoKind, undefined, { wait: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) });
 	const ms = performance.now() - started;
 	const { user, system } = process.cpuUsage(cpu);
 	clearTimeout(timer);

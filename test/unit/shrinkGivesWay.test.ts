@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 
 import { shrinkPhoto, type PhotoKind } from '../../nodes/shared/images/shrink';
-import { ExecutionCancelledError } from '../../nodes/shared/wait';
+import { ExecutionCancelledError, waitFor } from '../../nodes/shared/wait';
 import { largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
 
 /**
@@ -52,7 +52,8 @@ describe('Shrink Large Photos gives way to the event loop', () => {
 		const photo = await make();
 		const probe = eventLoopProbe();
 		const started = performance.now();
-		const shrunk = await shrinkPhoto(photo.bytes, kind);
+		// As the node runs it (photo.ts): n8n's sleep to give way with.
+		const shrunk = await shrinkPhoto(photo.bytes, kind, undefined, { wait: waitFor });
 		const took = performance.now() - started;
 		const { longest, turns } = probe.stop();
 		expect(shrunk).toMatchObject({ width: kind === 'jpeg' ? 2600 : 1847, height: kind === 'jpeg' ? 1950 : 2600, quality: 85 });
@@ -70,7 +71,7 @@ describe('Shrink Large Photos gives way to the event loop', () => {
 			cancelledAt = performance.now();
 			cancel.abort();
 		}, 200);
-		const shrinking = shrinkPhoto(photo.bytes, 'jpeg', undefined, cancel.signal);
+		const shrinking = shrinkPhoto(photo.bytes, 'jpeg', undefined, { wait: waitFor, signal: cancel.signal });
 		await expect(shrinking).rejects.toThrow(ExecutionCancelledError);
 		expect(cancelledAt).toBeGreaterThan(0);
 		// The shrink takes well over a second; it stopped at its next pause after the cancel.
@@ -82,7 +83,7 @@ describe('Shrink Large Photos gives way to the event loop', () => {
 		const cancel = new AbortController();
 		cancel.abort();
 		const started = performance.now();
-		await expect(shrinkPhoto(photo.bytes, 'png', undefined, cancel.signal)).rejects.toThrow(ExecutionCancelledError);
+		await expect(shrinkPhoto(photo.bytes, 'png', undefined, { wait: waitFor, signal: cancel.signal })).rejects.toThrow(ExecutionCancelledError);
 		expect(performance.now() - started).toBeLessThan(50);
 	});
 });

@@ -1,18 +1,18 @@
 import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../limits';
-import { throwIfCancelled } from '../wait';
+import { throwIfCancelled } from '../cancel';
 import { decodeJpegSteps, readJpegInfo } from './jpegDecode';
 import { encodeJpegSteps } from './jpegEncode';
 import { applyOrientationSteps } from './orientation';
 import { decodePngSteps, readPngInfo } from './pngDecode';
 import { FitResizer, resizeToFitSteps } from './resize';
-import { runGivingWay, type Steps } from './steps';
+import { runGivingWay, runSteps, type GiveWay, type Steps } from './steps';
 
 /**
  * A phone photo or a scan too large to send, made into a JPEG the service takes: decoded at the
  * largest scale that keeps its long side at least the recommended size (spec 8.6), so a large
  * photo never exists at full resolution, resized to that long side, turned upright (EXIF), and
- * encoded as JPEG, at a lower quality when it is still over the size limit. It gives way to n8n's
- * event loop every 20 ms or so (steps.ts), and shrinks one photo at a time in the process.
+ * encoded as JPEG, at a lower quality when it is still over the size limit. In n8n it gives way to
+ * the event loop every 20 ms or so (steps.ts), and shrinks one photo at a time in the process.
  */
 
 export type PhotoKind = 'jpeg' | 'png';
@@ -55,19 +55,21 @@ let running: Promise<void> = Promise.resolve();
 /**
  * The photo as a JPEG of at most the recommended long side and the size limit. Throws JpegError or
  * PngError for an image that cannot be decoded, and an Error when even the lowest quality is too large.
- * About 2 s of CPU for a 48-megapixel photo, in slices of about 20 ms between which n8n's other
- * work runs; once `signal` (the execution's cancel signal) is aborted it stops at the end of the
- * slice with ExecutionCancelledError. One shrink at a time in the process: shrinks that take turns
- * would each hold their decoding memory (about 60 MB for 48 megapixels) at once.
+ * About 2 s of CPU for a 48-megapixel photo. With `giveWay` (the node passes n8n's sleep and the
+ * execution's cancel signal), in slices of about 20 ms between which n8n's other work runs, stopped
+ * with ExecutionCancelledError at the end of the slice once the signal is aborted; without it,
+ * straight through. One shrink at a time in the process: shrinks that take turns would each hold
+ * their decoding memory (about 60 MB for 48 megapixels) at once.
  */
-export async function shrinkPhoto(bytes: Uint8Array, kind: PhotoKind, header: PhotoHeader = photoHeader(bytes, kind), signal?: AbortSignal): Promise<ShrunkPhoto> {
+export async function shrinkPhoto(bytes: Uint8Array, kind: PhotoKind, header: PhotoHeader = photoHeader(bytes, kind), giveWay?: GiveWay): Promise<ShrunkPhoto> {
 	const before = running;
 	let done = () => {};
 	running = new Promise((resolve) => (done = resolve));
 	try {
 		await before;
-		throwIfCancelled(signal);
-		return await runGivingWay(shrinkSteps(bytes, kind, header), signal);
+		throwIfCancelled(giveWay?.signal);
+		const steps = shrinkSteps(bytes, kind, header);
+		return giveWay ? await runGivingWay(steps, giveWay) : runSteps(steps);
 	} finally {
 		done();
 	}

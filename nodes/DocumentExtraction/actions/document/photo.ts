@@ -5,7 +5,7 @@ import { itemError, itemLabel } from '../../../shared/items/itemError';
 import { formatCount, formatMegabytes, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../../shared/limits';
 import { DOCUMENT_PREPARATION_KEYS } from '../../../shared/output/columnNames';
 import { nameForContent } from '../../../shared/preflight/fileTypes';
-import { throwIfCancelled } from '../../../shared/wait';
+import { throwIfCancelled, waitFor } from '../../../shared/wait';
 import type { ReadFile } from './readers/reader';
 
 /**
@@ -34,7 +34,7 @@ export async function shrunkPhoto(ctx: IExecuteFunctions, i: number, file: ReadF
 		const header = photoHeader(file.bytes, kind);
 		if (!needsShrinking(header, size)) return undefined;
 		// Shrinking gives way to n8n's other work every 20 ms or so, and stops when the execution is cancelled.
-		const shrunk = await shrinkPhoto(file.bytes, kind, header, signal);
+		const shrunk = await shrinkPhoto(file.bytes, kind, header, { wait: waitFor, signal });
 		return {
 			bytes: shrunk.bytes,
 			fileName: nameForContent(fileName, 'jpeg'),

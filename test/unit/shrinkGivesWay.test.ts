@@ -11,10 +11,10 @@ import { ExecutionCancelledError, waitFor } from '../../nodes/shared/wait';
 import { largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
 
 /**
- * The longest the event loop may wait. Before this change the shrink held it throughout: 2.8 s for
- * the JPEG, 2.3 s for the PNG (in this test, on the 2-core build machine). Now it gives way every
- * 20 ms of work: gaps of 25 to 45 ms on an idle machine; a first run's cold code, garbage
- * collection and a loaded machine's neighbours (up to 140 ms seen at a load average of 4) need the room.
+ * The longest the event loop may wait. Before this change the shrink held it throughout: 1.7 to
+ * 2.8 s for the JPEG, 2.3 s for the PNG (in this test, on the 2-core build machine). Now it gives
+ * way every 20 ms of work; the longest gap of a shrink was 27 to 139 ms at a load average of 3 to
+ * 6 (a cold process's first rows, garbage collection, a loaded machine's neighbours): room for that.
  */
 const MAX_GAP_MS = 300;
 /** And it gives way all along: on average at least once in this many ms (about every 21 ms when idle). */

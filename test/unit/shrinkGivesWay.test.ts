@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 
+import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
 import { shrinkPhoto, type PhotoKind } from '../../nodes/shared/images/shrink';
 import { ExecutionCancelledError, waitFor } from '../../nodes/shared/wait';
 import { largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
@@ -76,6 +77,26 @@ describe('Shrink Large Photos gives way to the event loop', () => {
 		expect(cancelledAt).toBeGreaterThan(0);
 		// The shrink takes well over a second; it stopped at its next pause after the cancel.
 		expect(performance.now() - cancelledAt).toBeLessThan(MAX_GAP_MS);
+	});
+
+	it('one shrink at a time: a second one started meanwhile waits until the first has ended', { timeout: 60_000 }, async () => {
+		// A noisy 6000 x 1600 photo: a few hundred milliseconds to shrink, so each pauses several times.
+		const width = 6000;
+		const height = 1600;
+		const data = new Uint8Array(width * height * 3);
+		for (let i = 0, seed = 46; i < data.length; i++) {
+			seed = (seed * 1103515245 + 12345) >>> 0;
+			data[i] = (i % 251) ^ (seed >>> 24);
+		}
+		const jpeg = encodeJpeg({ width, height, data }, 90);
+		const pauses: string[] = [];
+		const pausing = (name: string) => ({ wait: async (ms: number, signal?: AbortSignal) => (pauses.push(name), await waitFor(ms, signal)) });
+		const [first, second] = await Promise.all([shrinkPhoto(jpeg, 'jpeg', undefined, pausing('first')), shrinkPhoto(jpeg, 'jpeg', undefined, pausing('second'))]);
+		expect(Buffer.from(second.bytes).equals(Buffer.from(first.bytes))).toBe(true);
+		expect(pauses.filter((name) => name === 'first').length).toBeGreaterThan(2);
+		expect(pauses.filter((name) => name === 'second').length).toBeGreaterThan(2);
+		// Every pause of the first before any of the second: they did not take turns.
+		expect(pauses.lastIndexOf('first')).toBeLessThan(pauses.indexOf('second'));
 	});
 
 	it('a signal already cancelled: nothing is decoded', async () => {

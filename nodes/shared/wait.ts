@@ -1,5 +1,9 @@
 import * as workflow from 'n8n-workflow';
 
+import { throwIfCancelled } from './cancel';
+
+export { ExecutionCancelledError, throwIfCancelled } from './cancel';
+
 /** A cancellable wait: `waitFor`, or a fake clock's in tests. */
 export type Wait = (ms: number, signal?: AbortSignal) => Promise<void>;
 
@@ -20,15 +24,4 @@ export async function waitFor(ms: number, signal?: AbortSignal): Promise<void> {
 	);
 	throwIfCancelled(signal);
 	if (failure !== undefined) throw failure;
-}
-
-export class ExecutionCancelledError extends Error {
-	constructor() {
-		super('The execution was cancelled');
-		this.name = 'ExecutionCancelledError';
-	}
-}
-
-export function throwIfCancelled(signal?: AbortSignal): void {
-	if (signal?.aborted) throw new ExecutionCancelledError();
 }

@@ -19,6 +19,7 @@ import { decode } from './jpeg/decoder';
 import { JpegError } from './jpeg/error';
 import { APP1, EOI, SOS, expectSoi, exifOrientation, isStartOfFrame, parseFrame, readSegment, type Frame } from './jpeg/markers';
 import { wholeImage, type RgbImage, type RgbRows } from './raster';
+import { runSteps, type Steps } from './steps';
 
 export { JpegError };
 
@@ -93,9 +94,14 @@ export function decodeJpeg(bytes: Uint8Array, options: JpegDecodeOptions): RgbIm
  * every error thrown) before it returns.
  */
 export function decodeJpegRows(bytes: Uint8Array, options: JpegDecodeOptions): RgbImage | RgbRows {
+	return runSteps(decodeJpegSteps(bytes, options));
+}
+
+/** `decodeJpegRows` as steps (steps.ts): a yield after each row of blocks or MCUs decoded. */
+export function* decodeJpegSteps(bytes: Uint8Array, options: JpegDecodeOptions): Steps<RgbImage | RgbRows> {
 	const { scale } = options;
 	if (scale !== 1 && scale !== 2 && scale !== 4 && scale !== 8) throw new JpegError(`unsupported scale ${String(scale)} (1, 2, 4 or 8)`);
-	return decode(bytes, {
+	return yield* decode(bytes, {
 		scale,
 		maxPixels: options.maxPixels ?? DEFAULT_MAX_PIXELS,
 		subsampledChroma: options.subsampledChroma ?? false,

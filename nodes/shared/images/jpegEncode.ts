@@ -1,6 +1,7 @@
 import { ZIGZAG } from './jpeg/coefficients';
 import { AC_CHROMA, AC_LUMA, CHROMA_QUANT, DC_CHROMA, DC_LUMA, LUMA_QUANT, type HuffmanSpec } from './jpeg/standardTables';
 import type { RgbImage } from './raster';
+import { runSteps, type Steps } from './steps';
 
 /**
  * Baseline JPEG (ITU T.81): YCbCr with 4:2:0 chroma, the Annex K quantisation tables scaled by
@@ -12,6 +13,11 @@ import type { RgbImage } from './raster';
 const AAN = [1, 1.387039845, 1.306562965, 1.175875602, 1, 0.785694958, 0.5411961, 0.275899379];
 
 export function encodeJpeg(image: RgbImage, quality: number): Uint8Array {
+	return runSteps(encodeJpegSteps(image, quality));
+}
+
+/** `encodeJpeg` as steps (steps.ts): a yield after each row of MCUs (16 rows of pixels) encoded. */
+export function* encodeJpegSteps(image: RgbImage, quality: number): Steps<Uint8Array> {
 	const { width, height, data } = image;
 	if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 65535 || height > 65535) {
 		throw new Error(`JPEG: cannot encode a ${width} x ${height} image`);
@@ -21,7 +27,7 @@ export function encodeJpeg(image: RgbImage, quality: number): Uint8Array {
 	const chromaTable = scaledTable(CHROMA_QUANT, quality);
 	const out = new ByteWriter(width * height);
 	writeHeaders(out, width, height, lumaTable, chromaTable);
-	new ScanEncoder(out, lumaTable, chromaTable).encode(image);
+	yield* new ScanEncoder(out, lumaTable, chromaTable).encode(image);
 	out.bytes([0xff, 0xd9]);
 	return out.result();
 }
@@ -78,6 +84,8 @@ class ScanEncoder {
 	private readonly cr = new Float32Array(256);
 	private readonly block = new Float32Array(64);
 	private readonly quantised = new Int32Array(64);
+	/** Each component's previous DC value (a block's DC is coded as the difference from it), carried from one MCU row to the next. */
+	private readonly dc = [0, 0, 0];
 	private bitBuffer = 0;
 	private bitCount = 0;
 
@@ -90,42 +98,46 @@ class ScanEncoder {
 		this.chromaDivisors = divisors(chroma);
 	}
 
-	encode({ width, height, data }: RgbImage): void {
-		const { y, cb, cr } = this;
-		const dc = [0, 0, 0];
-		for (let top = 0; top < height; top += 16) {
-			for (let left = 0; left < width; left += 16) {
-				// Pixels past the right or bottom edge repeat the edge, so partial blocks add no ringing.
-				for (let row = 0; row < 16; row++) {
-					const source = Math.min(top + row, height - 1) * width;
-					for (let column = 0; column < 16; column++) {
-						const at = 3 * (source + Math.min(left + column, width - 1));
-						const r = data[at];
-						const g = data[at + 1];
-						const b = data[at + 2];
-						const k = row * 16 + column;
-						y[k] = 0.299 * r + 0.587 * g + 0.114 * b - 128;
-						cb[k] = -0.168735892 * r - 0.331264108 * g + 0.5 * b;
-						cr[k] = 0.5 * r - 0.418687589 * g - 0.081312411 * b;
-					}
-				}
-				for (const [dx, dy] of [
-					[0, 0],
-					[8, 0],
-					[0, 8],
-					[8, 8],
-				]) {
-					this.copyBlock(y, dx, dy);
-					dc[0] = this.encodeBlock(this.lumaDivisors, dc[0], 0);
-				}
-				this.averageBlock(cb);
-				dc[1] = this.encodeBlock(this.chromaDivisors, dc[1], 2);
-				this.averageBlock(cr);
-				dc[2] = this.encodeBlock(this.chromaDivisors, dc[2], 2);
-			}
+	*encode(image: RgbImage): Steps<void> {
+		for (let top = 0; top < image.height; top += 16) {
+			this.encodeMcuRow(image, top);
+			yield;
 		}
 		// Pad the last byte with ones (T.81 F.1.2.3).
 		if (this.bitCount > 0) this.putBits((1 << (8 - this.bitCount)) - 1, 8 - this.bitCount);
+	}
+
+	private encodeMcuRow({ width, height, data }: RgbImage, top: number): void {
+		const { y, cb, cr, dc } = this;
+		for (let left = 0; left < width; left += 16) {
+			// Pixels past the right or bottom edge repeat the edge, so partial blocks add no ringing.
+			for (let row = 0; row < 16; row++) {
+				const source = Math.min(top + row, height - 1) * width;
+				for (let column = 0; column < 16; column++) {
+					const at = 3 * (source + Math.min(left + column, width - 1));
+					const r = data[at];
+					const g = data[at + 1];
+					const b = data[at + 2];
+					const k = row * 16 + column;
+					y[k] = 0.299 * r + 0.587 * g + 0.114 * b - 128;
+					cb[k] = -0.168735892 * r - 0.331264108 * g + 0.5 * b;
+					cr[k] = 0.5 * r - 0.418687589 * g - 0.081312411 * b;
+				}
+			}
+			for (const [dx, dy] of [
+				[0, 0],
+				[8, 0],
+				[0, 8],
+				[8, 8],
+			]) {
+				this.copyBlock(y, dx, dy);
+				dc[0] = this.encodeBlock(this.lumaDivisors, dc[0], 0);
+			}
+			this.averageBlock(cb);
+			dc[1] = this.encodeBlock(this.chromaDivisors, dc[1], 2);
+			this.averageBlock(cr);
+			dc[2] = this.encodeBlock(this.chromaDivisors, dc[2], 2);
+		}
 	}
 
 	private copyBlock(plane: Float32Array, dx: number, dy: number): void {

@@ -1,4 +1,5 @@
 import type { RgbImage } from './raster';
+import { runSteps, type Steps } from './steps';
 
 /**
  * The image as it is meant to be seen, given its EXIF orientation (TIFF 6.0 tag 274): 2 mirrors,
@@ -6,6 +7,11 @@ import type { RgbImage } from './raster';
  * 90 degrees anticlockwise. 1 (or a value outside 1-8) returns the image itself.
  */
 export function applyOrientation(image: RgbImage, orientation: number): RgbImage {
+	return runSteps(applyOrientationSteps(image, orientation));
+}
+
+/** `applyOrientation` as steps (steps.ts): a yield after each row of the result. */
+export function* applyOrientationSteps(image: RgbImage, orientation: number): Steps<RgbImage> {
 	if (!Number.isInteger(orientation) || orientation < 2 || orientation > 8) return image;
 	const { width, height, data } = image;
 	const swaps = orientation >= 5;
@@ -14,12 +20,16 @@ export function applyOrientation(image: RgbImage, orientation: number): RgbImage
 	const out = new Uint8Array(width * height * 3);
 	// Where output pixel (x, y) comes from: a start and a step in the source for x and for y.
 	const [startX, stepX, startY, stepY] = sourceWalk(orientation, width, height);
-	for (let y = 0, at = 0; y < outHeight; y++) {
-		for (let x = 0, from = startY + y * stepY + startX; x < outWidth; x++, at += 3, from += stepX) {
+	const outRow = (y: number) => {
+		for (let x = 0, at = 3 * y * outWidth, from = startY + y * stepY + startX; x < outWidth; x++, at += 3, from += stepX) {
 			out[at] = data[from];
 			out[at + 1] = data[from + 1];
 			out[at + 2] = data[from + 2];
 		}
+	};
+	for (let y = 0; y < outHeight; y++) {
+		outRow(y);
+		yield;
 	}
 	return { width: outWidth, height: outHeight, data: out };
 }

@@ -1,10 +1,11 @@
 import { PngError } from './png/error';
-import { inflateInto } from './png/inflate';
+import { inflateSteps } from './png/inflate';
 import { PixelSink, pixelConverter } from './png/pixels';
 import { CHANNELS, type Pass, type PngInfo } from './png/types';
 
 export type { PngInfo } from './png/types';
 import { ImageCollector, type RgbImage, type RowSink } from './raster';
+import { runSteps, type Steps } from './steps';
 
 /**
  * PNG to 8-bit RGB, for shrinking photos and scans before upload. Every colour type, bit depth
@@ -77,6 +78,11 @@ export async function decodePng(bytes: Uint8Array, options: PngDecodeOptions = {
  * them never holds the decoded image. A damaged file may throw after some rows have gone.
  */
 export async function decodePngRows<Sink extends RowSink>(bytes: Uint8Array, options: PngDecodeOptions, open: (width: number, height: number) => Sink): Promise<Sink> {
+	return runSteps(decodePngSteps(bytes, options, open));
+}
+
+/** `decodePngRows` as steps (steps.ts): a yield after each piece of data inflated (up to 64 KiB). */
+export function* decodePngSteps<Sink extends RowSink>(bytes: Uint8Array, options: PngDecodeOptions, open: (width: number, height: number) => Sink): Steps<Sink> {
 	const { maxPixels = DEFAULT_MAX_PIXELS, scale = 1 } = options;
 	if (![1, 2, 4, 8].includes(scale)) throw new PngError(`scale must be 1, 2, 4 or 8, not ${scale}`);
 	const info = readPngInfo(bytes);
@@ -89,9 +95,9 @@ export async function decodePngRows<Sink extends RowSink>(bytes: Uint8Array, opt
 	const out = open(Math.ceil(info.width / scale), Math.ceil(info.height / scale));
 	const sink = new PixelSink(info, scale, pixelConverter(info, palette, transparency), out);
 	const rows = new RowReader(passes, bytesPerPixel(info), sink);
-	inflateInto(idat, expected + INFLATE_SLACK, (data) => rows.push(data));
+	yield* inflateSteps(idat, expected + INFLATE_SLACK, (data) => rows.push(data));
 	if (!rows.complete) throw new PngError('the image data is cut short');
-	sink.finish();
+	yield* sink.finish();
 	return out;
 }
 

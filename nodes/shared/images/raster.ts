@@ -1,3 +1,5 @@
+import { runSteps, type Steps } from './steps';
+
 /** An 8-bit RGB image, row-major, 3 bytes per pixel. */
 export interface RgbImage {
 	width: number;
@@ -15,21 +17,30 @@ export interface RgbRows {
 	height: number;
 	/** row `y`'s RGB bytes; valid until the next call */
 	row(y: number): Uint8Array;
+	/** the same as steps (steps.ts): rendering a row may mean decoding a band of the file again */
+	rowSteps(y: number): Steps<Uint8Array>;
 }
 
-/** The row accessor of either form. */
-export function rowsOf(image: RgbImage | RgbRows): (y: number) => Uint8Array {
-	if ('row' in image) return (y) => image.row(y);
-	const { width, data } = image;
-	return (y) => data.subarray(y * width * 3, (y + 1) * width * 3);
+/** Row `y` of either form, as steps; a whole image's at once. */
+export function* rowOf(image: RgbImage | RgbRows, y: number): Steps<Uint8Array> {
+	if ('row' in image) return yield* image.rowSteps(y);
+	return image.data.subarray(y * image.width * 3, (y + 1) * image.width * 3);
 }
 
 /** Either form as a whole image (rows copied only when they are not already one). */
 export function wholeImage(image: RgbImage | RgbRows): RgbImage {
+	return runSteps(wholeImageSteps(image));
+}
+
+/** `wholeImage` as steps: a yield after each row copied. */
+export function* wholeImageSteps(image: RgbImage | RgbRows): Steps<RgbImage> {
 	if (!('row' in image)) return image;
 	const { width, height } = image;
 	const data = new Uint8Array(width * height * 3);
-	for (let y = 0; y < height; y++) data.set(image.row(y), y * width * 3);
+	for (let y = 0; y < height; y++) {
+		data.set(yield* image.rowSteps(y), y * width * 3);
+		yield;
+	}
 	return { width, height, data };
 }
 

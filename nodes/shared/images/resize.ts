@@ -1,4 +1,5 @@
-import { ImageCollector, rowsOf, wholeImage, type RgbImage, type RgbRows, type RowSink } from './raster';
+import { ImageCollector, rowOf, wholeImageSteps, type RgbImage, type RgbRows, type RowSink } from './raster';
+import { runSteps, type Steps } from './steps';
 
 /**
  * Downscaling for documents: an exact box average by the largest integer factor that leaves at
@@ -13,11 +14,18 @@ import { ImageCollector, rowsOf, wholeImage, type RgbImage, type RgbRows, type R
 
 /** The image scaled so that its longer side is `maxLongSide`; the same image when it already fits (never upscaled). */
 export function resizeToFit(image: RgbImage | RgbRows, maxLongSide: number): RgbImage {
+	return runSteps(resizeToFitSteps(image, maxLongSide));
+}
+
+/** `resizeToFit` as steps (steps.ts): a yield after each row taken. */
+export function* resizeToFitSteps(image: RgbImage | RgbRows, maxLongSide: number): Steps<RgbImage> {
 	const { width, height } = image;
-	if (Math.max(width, height) <= maxLongSide && Number.isInteger(maxLongSide)) return wholeImage(image);
+	if (Math.max(width, height) <= maxLongSide && Number.isInteger(maxLongSide)) return yield* wholeImageSteps(image);
 	const resizer = new FitResizer(width, height, maxLongSide);
-	const rowAt = rowsOf(image);
-	for (let y = 0; y < height; y++) resizer.row(rowAt(y));
+	for (let y = 0; y < height; y++) {
+		resizer.row(yield* rowOf(image, y));
+		yield;
+	}
 	return resizer.result();
 }
 

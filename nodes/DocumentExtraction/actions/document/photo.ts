@@ -5,6 +5,7 @@ import { itemError, itemLabel } from '../../../shared/items/itemError';
 import { formatCount, formatMegabytes, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../../shared/limits';
 import { DOCUMENT_PREPARATION_KEYS } from '../../../shared/output/columnNames';
 import { nameForContent } from '../../../shared/preflight/fileTypes';
+import { throwIfCancelled, waitFor } from '../../../shared/wait';
 import type { ReadFile } from './readers/reader';
 
 /**
@@ -28,10 +29,12 @@ export async function shrunkPhoto(ctx: IExecuteFunctions, i: number, file: ReadF
 	if (file.size !== undefined) return undefined;
 	const size = file.bytes.byteLength;
 	const label = kind === 'jpeg' ? 'JPEG' : 'PNG';
+	const signal = ctx.getExecutionCancelSignal?.();
 	try {
 		const header = photoHeader(file.bytes, kind);
 		if (!needsShrinking(header, size)) return undefined;
-		const shrunk = await shrinkPhoto(file.bytes, kind, header);
+		// Shrinking gives way to n8n's other work every 20 ms or so, and stops when the execution is cancelled.
+		const shrunk = await shrinkPhoto(file.bytes, kind, header, { wait: waitFor, signal });
 		return {
 			bytes: shrunk.bytes,
 			fileName: nameForContent(fileName, 'jpeg'),
@@ -39,6 +42,8 @@ export async function shrunkPhoto(ctx: IExecuteFunctions, i: number, file: ReadF
 			preparation: { [DOCUMENT_PREPARATION_KEYS.shrunkFrom]: `${header.width}x${header.height} ${label}, ${formatMegabytes(size)} MB` },
 		};
 	} catch (error) {
+		// Stopped because the execution was cancelled: not a file that cannot be read.
+		throwIfCancelled(signal);
 		// The decoders' JpegError and PngError say what is wrong with the file.
 		const reason = error instanceof Error ? error.message : String(error);
 		throw itemError(

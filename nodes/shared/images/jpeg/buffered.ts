@@ -17,6 +17,7 @@
  * which takes four bands).
  */
 import type { RgbRows } from '../raster';
+import { runSteps, type Steps } from '../steps';
 import {
 	decodeAcFirst,
 	decodeAcRefine,
@@ -101,8 +102,8 @@ export class BufferedDecoder {
 		return held >= 0 && held * store.size * store.size < store.coefs.length ? store : this.outside[component];
 	}
 
-	/** Decodes (or passes) one scan whose data starts at `dataStart`; returns where its data ends. */
-	scan(dataStart: number, scan: ScanHeader, tables: Tables): number {
+	/** Decodes (or passes) one scan whose data starts at `dataStart`; returns where its data ends. Yields after each row of blocks or MCUs. */
+	*scan(dataStart: number, scan: ScanHeader, tables: Tables): Steps<number> {
 		const wanted = this.plan.decode[this.scanNumber++] ?? true;
 		if (!wanted) return skipEntropyData(this.bytes, dataStart);
 		const { frame, components } = this.layout;
@@ -149,18 +150,18 @@ export class BufferedDecoder {
 			predictors.fill(0);
 			eobrun = 0;
 		};
-		this.forEachBlock(scan, tables.restartInterval, reader, restart, decodeBlock);
+		yield* this.forEachBlock(scan, tables.restartInterval, reader, restart, decodeBlock);
 		if (reader.exhausted()) throw new JpegError(TRUNCATED);
 		return skipEntropyData(this.bytes, reader.pos);
 	}
 
-	private forEachBlock(
+	private *forEachBlock(
 		scan: ScanHeader,
 		interval: number,
 		reader: BitReader,
 		restart: () => void,
 		decodeBlock: (i: number, block: number) => void,
-	): void {
+	): Steps<void> {
 		let toGo = interval;
 		const beforeMcu = () => {
 			if (interval === 0) return;
@@ -173,18 +174,22 @@ export class BufferedDecoder {
 		if (scan.components.length === 1) {
 			// A scan of one component covers its blocks in raster order, one block per MCU.
 			const { blocksWide, blocksHigh, paddedWide } = this.layout.components[scan.components[0]];
-			for (let by = 0; by < blocksHigh; by++) {
+			const blockRow = (by: number) => {
 				for (let bx = 0; bx < blocksWide; bx++) {
 					beforeMcu();
 					decodeBlock(0, by * paddedWide + bx);
 				}
 				if (reader.exhausted()) throw new JpegError(TRUNCATED);
+			};
+			for (let by = 0; by < blocksHigh; by++) {
+				blockRow(by);
+				yield;
 			}
 			return;
 		}
 		const { mcusAcross, mcusDown } = this.layout;
 		const parts = scan.components.map((c) => this.layout.components[c]);
-		for (let my = 0; my < mcusDown; my++) {
+		const mcuRow = (my: number) => {
 			for (let mx = 0; mx < mcusAcross; mx++) {
 				beforeMcu();
 				for (let i = 0; i < parts.length; i++) {
@@ -193,15 +198,19 @@ export class BufferedDecoder {
 				}
 			}
 			if (reader.exhausted()) throw new JpegError(TRUNCATED);
+		};
+		for (let my = 0; my < mcusDown; my++) {
+			mcuRow(my);
+			yield;
 		}
 	}
 
 	/**
 	 * The image, rendered one MCU row at a time as its rows are asked for (top to bottom): only one
-	 * band of RGB is held besides the coefficients. A row past the band held calls `decodeBand`,
-	 * which must start that band and feed every scan again (decoder.ts).
+	 * band of RGB is held besides the coefficients. A row past the band held runs `decodeBand`,
+	 * which must start that band and feed every scan again (decoder.ts): `rowSteps` yields while it runs.
 	 */
-	rows(model: ColourModel, decodeBand: (band: number) => void): RgbRows {
+	rows(model: ColourModel, decodeBand: (band: number) => Steps<void>): RgbRows {
 		const { frame, size, outWidth, outHeight } = this.layout;
 		const bands = createBands(this.layout);
 		const work = new Int32Array(64);
@@ -211,21 +220,28 @@ export class BufferedDecoder {
 		const clamped = new Uint8ClampedArray(strip.buffer);
 		let rendered = -1;
 		this.checkComplete();
-		const row = (y: number) => {
+		// A generator function has a `this` of its own: what it needs of this decoder, as arrows.
+		const bandHeld = () => this.band;
+		const bandOf = (my: number) => this.bandOf(my);
+		const checkComplete = () => this.checkComplete();
+		const render = (my: number) => {
+			this.renderMcuRow(my, bands, work);
+			writeRows(bands, model, clamped, outWidth, 0, 0, Math.min(rowHeight, outHeight - my * rowHeight));
+		};
+		const rowSteps = function* (y: number): Steps<Uint8Array> {
 			const my = Math.floor(y / rowHeight);
 			if (y < 0 || y >= outHeight || my < rendered) throw new Error(`JPEG rows: row ${y} asked out of order`);
 			if (my !== rendered) {
-				if (this.bandOf(my) !== this.band) {
-					decodeBand(this.bandOf(my));
-					this.checkComplete();
+				if (bandOf(my) !== bandHeld()) {
+					yield* decodeBand(bandOf(my));
+					checkComplete();
 				}
-				this.renderMcuRow(my, bands, work);
-				writeRows(bands, model, clamped, outWidth, 0, 0, Math.min(rowHeight, outHeight - my * rowHeight));
+				render(my);
 				rendered = my;
 			}
 			return strip.subarray((y - my * rowHeight) * rowBytes, (y - my * rowHeight + 1) * rowBytes);
 		};
-		return { width: outWidth, height: outHeight, row };
+		return { width: outWidth, height: outHeight, row: (y) => runSteps(rowSteps(y)), rowSteps };
 	}
 
 	private checkComplete(): void {

@@ -5,6 +5,7 @@
  * sequential in several scans). Each step moves forward in the file, so the walk is linear in it.
  */
 import type { RgbImage, RgbRows } from '../raster';
+import type { Steps } from '../steps';
 import { BufferedDecoder } from './buffered';
 import { JpegError } from './error';
 import { readHuffmanTables } from './huffman';
@@ -52,20 +53,21 @@ export interface DecodeOptions {
 
 /**
  * A sequential file in one scan comes back whole; a buffered one as rows rendered on demand, the
- * file walked again for each further band of coefficients.
+ * file walked again for each further band of coefficients. Steps (../steps.ts): it yields after
+ * each row of blocks or MCUs it decodes, here and when a band is decoded again for a row.
  */
-export function decode(bytes: Uint8Array, options: DecodeOptions): RgbImage | RgbRows {
-	const walked = walk(bytes, options);
+export function* decode(bytes: Uint8Array, options: DecodeOptions): Steps<RgbImage | RgbRows> {
+	const walked = yield* walk(bytes, options);
 	if ('data' in walked) return walked;
 	const { buffered, model } = walked;
-	return buffered.rows(model, (band) => {
+	return buffered.rows(model, function* (band) {
 		buffered.startBand(band);
-		walk(bytes, options, buffered);
+		yield* walk(bytes, options, buffered);
 	});
 }
 
 /** One walk through the file; `again`: the buffered decoder of an earlier walk, to feed the scans to again. */
-function walk(bytes: Uint8Array, options: DecodeOptions, again?: BufferedDecoder): RgbImage | { buffered: BufferedDecoder; model: ColourModel } {
+function* walk(bytes: Uint8Array, options: DecodeOptions, again?: BufferedDecoder): Steps<RgbImage | { buffered: BufferedDecoder; model: ColourModel }> {
 	const { scale, maxPixels, subsampledChroma, maxCoefficientBytes } = options;
 	expectSoi(bytes);
 	const tables = emptyTables();
@@ -95,10 +97,10 @@ function walk(bytes: Uint8Array, options: DecodeOptions, again?: BufferedDecoder
 			const { frame } = layout;
 			const scan = parseScan(bytes, segment, frame);
 			if (!buffered && !frame.progressive && scan.components.length === frame.components.length) {
-				return decodeSequentialScan(bytes, segment.bodyEnd, layout, scan, tables, colourModel(frame, jfif, adobe));
+				return yield* decodeSequentialScan(bytes, segment.bodyEnd, layout, scan, tables, colourModel(frame, jfif, adobe));
 			}
 			buffered ??= new BufferedDecoder(bytes, segment, subsampledChroma ? withSubsampledChroma(layout) : layout, maxCoefficientBytes);
-			at = buffered.scan(segment.bodyEnd, scan, tables);
+			at = yield* buffered.scan(segment.bodyEnd, scan, tables);
 		}
 		// Anything else (COM, other APPn, a stray RSTn) carries nothing the decoder needs.
 	}

@@ -4,6 +4,7 @@
  * band of samples per component (one MCU row at the output scale) and a single block.
  */
 import type { RgbImage } from '../raster';
+import type { Steps } from '../steps';
 import { decodeSequentialBlock, slotsFor } from './coefficients';
 import { JpegError } from './error';
 import { BitReader } from './huffman';
@@ -15,7 +16,8 @@ import { compactQuant, scanTables, type Tables } from './tables';
 
 export const TRUNCATED = 'JPEG truncated or corrupt: the scan data ends early';
 
-export function decodeSequentialScan(bytes: Uint8Array, dataStart: number, layout: Layout, scan: ScanHeader, tables: Tables, model: ColourModel): RgbImage {
+/** Yields after each MCU row (steps.ts). */
+export function* decodeSequentialScan(bytes: Uint8Array, dataStart: number, layout: Layout, scan: ScanHeader, tables: Tables, model: ColourModel): Steps<RgbImage> {
 	const { frame, size, outWidth, outHeight, mcusAcross, mcusDown } = layout;
 	const dcTables = scanTables(tables, scan.dcTableIds, 'dc');
 	const acTables = scanTables(tables, scan.acTableIds, 'ac');
@@ -33,7 +35,8 @@ export function decodeSequentialScan(bytes: Uint8Array, dataStart: number, layou
 	const interval = tables.restartInterval;
 	let toGo = interval;
 	const rowHeight = frame.maxV * size;
-	for (let my = 0; my < mcusDown; my++) {
+	// The hot loop is a plain function: the generator around it only steps from row to row.
+	const decodeMcuRow = (my: number) => {
 		for (let mx = 0; mx < mcusAcross; mx++) {
 			if (interval > 0) {
 				if (toGo === 0) {
@@ -57,6 +60,10 @@ export function decodeSequentialScan(bytes: Uint8Array, dataStart: number, layou
 		if (reader.exhausted()) throw new JpegError(TRUNCATED);
 		const top = my * rowHeight;
 		writeRows(bands, model, out, outWidth, top, top, Math.min(outHeight, top + rowHeight));
+	};
+	for (let my = 0; my < mcusDown; my++) {
+		decodeMcuRow(my);
+		yield;
 	}
 	return { width: outWidth, height: outHeight, data };
 }

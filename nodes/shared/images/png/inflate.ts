@@ -3,6 +3,7 @@
  * hands out a new 16 KiB buffer per chunk, and the ~120 MB a large scan inflates to then lingered,
  * garbage, until V8 collected (about 27 MB at the peak). Here nothing is allocated per chunk.
  */
+import { runSteps, type Steps } from '../steps';
 import { PngError } from './error';
 
 const WINDOW = 1 << 15;
@@ -64,6 +65,11 @@ function fixedCodes(): { lit: Code; dist: Code } {
  * soon as it is seen; a damaged or cut-short stream, or a wrong Adler-32, throws a PngError.
  */
 export function inflateInto(parts: Uint8Array[], budget: number, take: (data: Uint8Array) => void): void {
+	runSteps(inflateSteps(parts, budget, take));
+}
+
+/** `inflateInto` as steps (../steps.ts): a yield after each piece handed on (at most 64 KiB). */
+export function* inflateSteps(parts: Uint8Array[], budget: number, take: (data: Uint8Array) => void): Steps<void> {
 	let part = 0;
 	let at = 0;
 	let bitBuffer = 0;
@@ -128,39 +134,64 @@ export function inflateInto(parts: Uint8Array[], budget: number, take: (data: Ui
 	const cmf = header & 0xff;
 	const flg = header >> 8;
 	if ((cmf & 15) !== 8 || (cmf >> 4) > 7 || ((cmf << 8) | flg) % 31 !== 0 || flg & 0x20) throw new PngError('the image data is damaged (not a zlib stream)');
-	for (let last = 0; !last; ) {
-		last = bits(1);
-		const type = bits(2);
-		if (type === 0) {
-			// A stored block starts on a byte boundary; the look-ahead may already hold its first bytes.
-			bitBuffer >>>= bitCount & 7;
-			bitCount -= bitCount & 7;
-			const length = bits(16);
-			if ((length ^ 0xffff) !== bits(16)) throw new PngError('the image data is damaged (a stored block)');
-			for (let i = 0; i < length; i++) {
-				out[pos++] = bits(8);
-				if (pos >= BUFFER - MARGIN) flush();
-			}
-		} else if (type === 3) throw new PngError('the image data is damaged (a reserved block type)');
-		else {
-			const { lit, dist } = type === 1 ? fixedCodes() : dynamicCodes(bits, decode);
-			for (;;) {
-				const symbol = decode(lit);
-				if (symbol < 256) out[pos++] = symbol;
-				else if (symbol === 256) break;
+	// The blocks are inflated by a plain function that stops whenever the buffer is to be flushed: V8
+	// does not optimise a loop inside a generator while it runs (no on-stack replacement there), and
+	// a PNG's stream is inflated by one call. Its state stays here between calls.
+	let last = 0;
+	/** Bytes left in the stored block being read; -1 in a Huffman-coded block; undefined between blocks. */
+	let storedLeft: number | undefined;
+	let codes: { lit: Code; dist: Code } | undefined;
+	/** Inflates until the buffer is to be flushed (false) or the last block has ended (true). */
+	const inflateSome = (): boolean => {
+		for (;;) {
+			if (storedLeft === undefined) {
+				if (last) return true;
+				last = bits(1);
+				const type = bits(2);
+				if (type === 0) {
+					// A stored block starts on a byte boundary; the look-ahead may already hold its first bytes.
+					bitBuffer >>>= bitCount & 7;
+					bitCount -= bitCount & 7;
+					const length = bits(16);
+					if ((length ^ 0xffff) !== bits(16)) throw new PngError('the image data is damaged (a stored block)');
+					storedLeft = length;
+				} else if (type === 3) throw new PngError('the image data is damaged (a reserved block type)');
 				else {
-					if (symbol > 285) throw new PngError('the image data is damaged (a bad length)');
-					const length = LENGTH_BASE[symbol - 257] + bits(LENGTH_EXTRA[symbol - 257]);
-					const code = decode(dist);
-					if (code > 29) throw new PngError('the image data is damaged (a bad distance)');
-					const distance = DIST_BASE[code] + bits(DIST_EXTRA[code]);
-					if (distance > pos || distance > total + pos - flushed) throw new PngError('the image data is damaged (a distance too far back)');
-					for (let i = 0; i < length; i++, pos++) out[pos] = out[pos - distance];
+					codes = type === 1 ? fixedCodes() : dynamicCodes(bits, decode);
+					storedLeft = -1;
 				}
-				if (pos >= BUFFER - MARGIN) flush();
 			}
+			if (storedLeft >= 0) {
+				while (storedLeft > 0) {
+					out[pos++] = bits(8);
+					storedLeft--;
+					if (pos >= BUFFER - MARGIN) return false;
+				}
+			} else {
+				const { lit, dist } = codes as { lit: Code; dist: Code };
+				for (;;) {
+					const symbol = decode(lit);
+					if (symbol < 256) out[pos++] = symbol;
+					else if (symbol === 256) break;
+					else {
+						if (symbol > 285) throw new PngError('the image data is damaged (a bad length)');
+						const length = LENGTH_BASE[symbol - 257] + bits(LENGTH_EXTRA[symbol - 257]);
+						const code = decode(dist);
+						if (code > 29) throw new PngError('the image data is damaged (a bad distance)');
+						const distance = DIST_BASE[code] + bits(DIST_EXTRA[code]);
+						if (distance > pos || distance > total + pos - flushed) throw new PngError('the image data is damaged (a distance too far back)');
+						for (let i = 0; i < length; i++, pos++) out[pos] = out[pos - distance];
+					}
+					if (pos >= BUFFER - MARGIN) return false;
+				}
+			}
+			storedLeft = undefined;
+			if (over * 8 > bitCount) throw new PngError('the image data is damaged or cut short');
 		}
-		if (over * 8 > bitCount) throw new PngError('the image data is damaged or cut short');
+	};
+	while (!inflateSome()) {
+		flush();
+		yield;
 	}
 	flush();
 	// The Adler-32 starts on a byte boundary.

@@ -3,6 +3,7 @@
  * over white, and the rows placed in the result or summed into blocks when scaling down.
  */
 import type { RowSink } from '../raster';
+import type { Steps } from '../steps';
 import { CHANNELS, type Pass, type PngInfo } from './types';
 
 /** Writes `count` pixels of an unfiltered row as RGB at `out[at]`. */
@@ -149,14 +150,15 @@ export class PixelSink {
 		}
 	}
 
-	/** After the last row: an interlaced image's rows, now complete, go on. */
-	finish(): void {
+	/** After the last row: an interlaced image's rows, now complete, go on (a yield after each). */
+	*finish(): Steps<void> {
 		const { data, sums, width, height } = this;
 		if (!data) return;
 		for (let by = 0; by < height; by++) {
 			const row = data.subarray(3 * by * width, 3 * (by + 1) * width);
 			if (sums) this.average(by, sums.subarray(3 * by * width, 3 * (by + 1) * width), row);
 			this.out.row(row);
+			yield;
 		}
 	}
 

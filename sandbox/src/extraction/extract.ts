@@ -2,7 +2,7 @@ import { appliesBalanceCheck, appliesCompliance, balanceCheck, invoiceCompliance
 import { compactIdentifier, fallbackValue } from './fallbacks';
 import { customerBlocks, inCustomerBlock } from './customer-block';
 import { adjust, AMOUNT_NAMES, crossCheckAmounts, isIbanField, withAlternative } from './plausibility';
-import { fieldTypeOf, findIbans, guessDecimalSeparator, type DocumentStyle } from './normalize';
+import { compactTaxId, fieldTypeOf, findIbans, guessDecimalSeparator, taxIdKind, type DocumentStyle } from './normalize';
 import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
 import { labelledCurrency } from './currency';
 import { checkLabelledSupplier } from './supplier';
@@ -224,6 +224,44 @@ function issuerVatOutsideCustomerBlock(fields: FieldDefinition[], results: Map<F
 	}
 }
 
+/** A word that says a VAT id follows on its line. */
+const VAT_WORD = /\b(?:vat|tva|btw|iva|ust|mwst|umsatzsteuer|moms|alv|dph|pdv|afm)\b/u;
+/** A token with a country prefix and digits: a VAT id when its country's shape holds. */
+const VAT_TOKEN = /\b[A-Z]{2}[0-9][0-9A-Z]{6,12}\b/gu;
+/** The most an issuer's VAT id keeps when another VAT id, not the customer's, is printed too. */
+const OTHER_VAT_CAP = 0.75;
+
+/**
+ * The issuer's VAT id is believed (0.8 or more) only when no other well-formed VAT id is printed
+ * beside a VAT word outside the customer's block (a buyer's id in a block without a heading, the
+ * seller's in the footer): which one is the issuer's is then a guess.
+ */
+function otherVatIdPrinted(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, lines: TextLine[]): void {
+	const blocks = customerBlocks(lines);
+	const customerIds = new Set<string>();
+	for (const field of fields.filter((candidate) => candidate.name === 'customer_vat_id')) {
+		const result = results.get(field);
+		for (const value of [result?.value, ...(result?.alternatives ?? []).map((alternative) => alternative.value)]) if (typeof value === 'string') customerIds.add(compactTaxId(value));
+	}
+	for (const field of fields.filter((candidate) => ISSUER_VAT_FIELDS.has(candidate.name))) {
+		const result = results.get(field);
+		if (!result || typeof result.value !== 'string' || result.confidence < OTHER_VAT_CAP) continue;
+		const own = compactTaxId(result.value);
+		for (const line of lines) {
+			if (!VAT_WORD.test(line.folded)) continue;
+			const other = [...line.text.matchAll(VAT_TOKEN)].find((token) => {
+				const id = compactTaxId(token[0]);
+				const kind = taxIdKind(id);
+				return id !== own && !customerIds.has(id) && kind !== undefined && kind !== 'wrong shape' && !inCustomerBlock(blocks, line.index, token.index);
+			});
+			if (other) {
+				results.set(field, adjust(result, Math.min(result.confidence, OTHER_VAT_CAP), `another VAT ID is printed too (${other[0]}): which is the issuer's is a guess`));
+				break;
+			}
+		}
+	}
+}
+
 /** A value doubted for rivals that all stand in the customer's block: those are the customer's, no rivals. */
 function rivalsInCustomerBlock(result: ScalarResult, inBlock: (at: ScalarResult['at']) => boolean): ScalarResult {
 	const rivals = (result.alternatives ?? []).filter((alternative) => alternative.value !== result.value);
@@ -325,6 +363,27 @@ function orderNotInvoice(fields: FieldDefinition[], results: Map<FieldDefinition
 	results.set(order, adjust(orderResult, ORDER_IS_INVOICE_CAP, 'the same as the invoice number'));
 }
 
+/** The most a total, subtotal or tax read among the rows a table took keeps, unless the arithmetic checks it. */
+const AMONG_ROWS_CAP = 0.75;
+
+/**
+ * Totals printed inside the line-item table's rows (`Gesamtbetrag Netto ... 135,00 €` under the
+ * last item): a total, subtotal or tax no free line gave is read again on all the lines, below
+ * the review threshold until the cross-checks confirm it.
+ */
+function amountsAmongRows(fields: FieldDefinition[], scalars: Map<FieldDefinition, ScalarResult>, lines: TextLine[], freeLines: TextLine[], style: DocumentStyle): void {
+	if (freeLines.length === lines.length) return;
+	const amountNames = new Set([...AMOUNT_NAMES.total, ...AMOUNT_NAMES.subtotal, ...AMOUNT_NAMES.tax]);
+	const missing = fields.filter((field) => amountNames.has(field.name) && (scalars.get(field)?.value ?? null) === null);
+	if (missing.length === 0) return;
+	const again = readScalarFields(missing, lines, style);
+	for (const field of missing) {
+		const result = again.get(field);
+		if (!result || result.value === null) continue;
+		scalars.set(field, adjust(result, Math.min(result.confidence, AMONG_ROWS_CAP), 'read among the rows of the line-item table'));
+	}
+}
+
 /** Fields holding the supplier's name, which supplier.ts finds along routes other than a label. */
 const SUPPLIER_NAME_FIELDS = new Set(['supplier_name', 'merchant_name']);
 
@@ -345,11 +404,13 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 	const freeLines = lines.filter((line) => !usedLines.has(line.index));
 	const scalarFields = template.fields.filter((field) => fieldTypeOf(field) !== 'table');
 	const scalars = readScalarFields(scalarFields, freeLines, style);
+	amountsAmongRows(scalarFields, scalars, lines, freeLines, style);
 	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of scalarFields) {
 		let result = scalars.get(field) ?? emptyResult();
 		if (result.value === null) {
-			const fallback = fallbackValue(field, freeLines, style);
+			// The amounts' currency is printed in the tables too.
+			const fallback = fallbackValue(field, field.name === 'currency' ? lines : freeLines, style);
 			if (fallback) result = { ...fallback, raw_candidates: [...result.raw_candidates, ...fallback.raw_candidates] };
 		} else if (SUPPLIER_NAME_FIELDS.has(field.name)) {
 			// A labelled name is weighed against the names found without a label.
@@ -361,6 +422,7 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}
 	issuerVatOutsideCustomerBlock(scalarFields, results, freeLines);
+	otherVatIdPrinted(scalarFields, results, freeLines);
 	checkedIban(scalarFields, results, freeLines);
 	orderNotInvoice(scalarFields, results);
 	crossCheck(scalarFields, results, [...byName.values()]);

@@ -263,6 +263,11 @@ interface Option {
 	alternative?: ScalarAlternative;
 }
 
+/** A subtotal and a tax of opposite signs (`400` and `-190`): not one invoice's net and tax. */
+function oppositeSigns(a: number, b: number): boolean {
+	return (a > 0 && b < 0) || (a < 0 && b > 0);
+}
+
 function agrees(a: number, b: number): boolean {
 	return Math.abs(roundMoney(a - b)) <= 0.01;
 }
@@ -346,18 +351,27 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 	let { total, subtotal, tax } = fields;
 	const lineSum = fields.lineAmounts && fields.lineAmounts.length > 0 ? roundMoney(fields.lineAmounts.reduce((a, b) => a + b, 0)) : undefined;
 	let best: { t: Option; s: Option; x: Option; score: number; checks: string[] } | undefined;
+	const printedTotals = optionsOf(total).flatMap((option) => (option.value === undefined ? [] : [option.value]));
 	for (const t of optionsOf(total)) {
 		for (const s of optionsOf(subtotal)) {
 			for (const x of optionsOf(tax)) {
 				const checks: string[] = [];
 				let contradictions = 0;
 				if (t.value !== undefined && s.value !== undefined && x.value !== undefined) {
-					if (agrees(s.value + x.value, t.value)) checks.push('subtotal + tax = total');
-					else contradictions++;
+					// A tax of 0 makes the sum one amount read twice, and a tax of another sign than the
+					// amounts (`400 + -190 = 210`) is a correction line: neither is a check.
+					if (!agrees(s.value + x.value, t.value) || oppositeSigns(s.value, x.value)) contradictions++;
+					else if (x.value !== 0) checks.push('subtotal + tax = total');
 				} else if (t.value !== undefined && s.value !== undefined) {
 					if (s.value > t.value + 0.01) contradictions++;
 				}
 				if (t.value !== undefined && x.value !== undefined && x.value >= t.value && t.value > 0) contradictions++;
+				// No subtotal read: the total less the tax printed as another amount labelled like a total
+				// (`Gesamtsumme 99,00` ... `Gesamtsumme 117,81`) at a usual rate checks the pair.
+				if (s.value === undefined && t.value !== undefined && x.value !== undefined && x.value !== 0 && isCommonRate(x.value, t.value - x.value)) {
+					const net = t.value - x.value;
+					if (printedTotals.some((value) => value !== t.value && agrees(value, net))) checks.push('total - tax is printed too');
+				}
 				if (lineSum !== undefined) {
 					if (s.value !== undefined && agrees(lineSum, s.value)) checks.push('the line items add up to the subtotal');
 					else if (t.value !== undefined && agrees(lineSum, t.value)) checks.push('the line items add up to the total');
@@ -396,11 +410,19 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 		t = roundMoney(s + x);
 	}
 
-	const consistent = t !== undefined && s !== undefined && x !== undefined && agrees(s + x, t);
+	const consistent = t !== undefined && s !== undefined && x !== undefined && agrees(s + x, t) && !oppositeSigns(s, x);
+	// `subtotal + 0 = total`: the labels agree, the arithmetic checks nothing.
+	const zeroTax = consistent && x === 0;
 	const linesAgree = lineSum !== undefined && ((s !== undefined && agrees(lineSum, s)) || (t !== undefined && agrees(lineSum, t)));
 	const confirm = (result: ScalarResult | undefined, note: string) => (result && result.source_fragment !== '' ? adjust(result, Math.max(result.confidence, 0.95), `checked: ${note}`) : result);
 	const doubt = (result: ScalarResult | undefined, note: string) => (result ? adjust(result, Math.min(result.confidence, 0.6), `doubtful: ${note}`) : result);
-	if (consistent) {
+	if (zeroTax) {
+		const note = 'tax 0: subtotal = total, the sum checks nothing';
+		const unchecked = (result: ScalarResult | undefined) => (result && result.source_fragment !== '' ? adjust(result, result.confidence, note) : result);
+		total = unchecked(total);
+		subtotal = unchecked(subtotal);
+		tax = unchecked(tax);
+	} else if (consistent) {
 		const note = `subtotal + tax = total (${s} + ${x} = ${t})`;
 		// A value derived from the two others agrees with them by construction: only the usual rate
 		// checks them, which confirms values read cleanly, not ones read with doubts (words beside them).

@@ -226,6 +226,20 @@ function normalizeFor(field: FieldDefinition, match: LabelMatch, raw: string, st
 	return normalizeValue(type, withoutRate, style);
 }
 
+/** What a label qualified by the words before it in its cell keeps less: those words may name another value. */
+const QUALIFIED_COST = 0.2;
+
+/**
+ * The words before a label inside its cell (`Liefer- und` of `Liefer- und Leistungsdatum:`), when
+ * they are words only; a value before it (`Date: 12/01/2020 Invoice No: 123`) or a rate is no qualifier.
+ */
+function qualifierOf(match: LabelMatch): string | undefined {
+	if (!match.offset) return undefined;
+	const cell = match.line.cells[match.cellIndex];
+	const before = match.line.folded.slice(cell.start, cell.start + match.offset).trim();
+	return before !== '' && !/[\d:#]/u.test(before) ? before : undefined;
+}
+
 function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: TextLine[], labelCells: Set<string>, style: DocumentStyle): { candidates: Candidate[]; considered: string[] } {
 	const candidates: Candidate[] = [];
 	const considered: string[] = [];
@@ -251,8 +265,10 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 			const normalized = check.normalized ?? read;
 			const changed = String(normalized.value) !== raw.trim();
 			const ambiguous = normalized.notes.some((note) => note.includes('ambiguous'));
-			let confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0);
-			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes, ...check.notes];
+			// Words before the label in its cell qualify it (`Liefer- und Leistungsdatum:`, `End of service:`, `Your VAT ID:`).
+			const qualifier = qualifierOf(match);
+			let confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0) - (qualifier ? QUALIFIED_COST : 0);
+			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes, ...check.notes, ...(qualifier ? [`the label is qualified by '${qualifier}': perhaps another ${field.name.replace(/_/gu, ' ')}`] : [])];
 			// A document title (`INVOICE`) used as the label: believed only for an identifier right after it.
 			if (TITLE_LABELS.has(match.spec.text) && isIdentifierField(field) && confidence >= REVIEW_THRESHOLD) {
 				const directlyAfter = where === 'after the label' || where === 'next to the label';

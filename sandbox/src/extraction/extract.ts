@@ -228,6 +228,8 @@ function issuerVatOutsideCustomerBlock(fields: FieldDefinition[], results: Map<F
 const VAT_WORD = /\b(?:vat|tva|btw|iva|ust|mwst|umsatzsteuer|moms|alv|dph|pdv|afm)\b/u;
 /** A token with a country prefix and digits: a VAT id when its country's shape holds. */
 const VAT_TOKEN = /\b[A-Z]{2}[0-9][0-9A-Z]{6,12}\b/gu;
+/** An id printed right after a VAT word (`N°TVA IUGBU98YFG6`, `VAT: 123456789`). */
+const ID_AFTER_VAT_WORD = /\b(?:VAT|TVA|BTW|IVA|USt|MwSt)(?:[\s.-]*(?:ID|Id|Nr|No|n°))?[\s.:°-]*([A-Z0-9]{8,15})\b/gu;
 /** The most an issuer's VAT id keeps when another VAT id, not the customer's, is printed too. */
 const OTHER_VAT_CAP = 0.75;
 
@@ -237,7 +239,9 @@ const OTHER_VAT_CAP = 0.75;
  * seller's in the footer): which one is the issuer's is then a guess.
  */
 function otherVatIdPrinted(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, lines: TextLine[]): void {
-	const blocks = customerBlocks(lines);
+	// The customer's blocks are looked for only when another id is printed (cheap documents stay cheap).
+	let blocks: ReturnType<typeof customerBlocks> | undefined;
+	const inBlock = (index: number, column: number) => inCustomerBlock((blocks ??= customerBlocks(lines)), index, column);
 	const customerIds = new Set<string>();
 	for (const field of fields.filter((candidate) => candidate.name === 'customer_vat_id')) {
 		const result = results.get(field);
@@ -248,11 +252,16 @@ function otherVatIdPrinted(fields: FieldDefinition[], results: Map<FieldDefiniti
 		if (!result || typeof result.value !== 'string' || result.confidence < OTHER_VAT_CAP) continue;
 		const own = compactTaxId(result.value);
 		for (const line of lines) {
-			if (!VAT_WORD.test(line.folded)) continue;
-			const other = [...line.text.matchAll(VAT_TOKEN)].find((token) => {
+			if (!VAT_WORD.test(line.text.toLowerCase())) continue;
+			const shaped = [...line.text.matchAll(VAT_TOKEN)].filter((token) => {
+				const kind = taxIdKind(compactTaxId(token[0]));
+				return kind !== undefined && kind !== 'wrong shape';
+			});
+			// `N°TVA IUGBU98YFG6`: an id of no known shape right after the VAT word is another id too.
+			const right = [...line.text.matchAll(ID_AFTER_VAT_WORD)].map((match) => Object.assign([match[1]], { index: match.index + match[0].length - match[1].length }));
+			const other = [...shaped, ...right].find((token) => {
 				const id = compactTaxId(token[0]);
-				const kind = taxIdKind(id);
-				return id !== own && !customerIds.has(id) && kind !== undefined && kind !== 'wrong shape' && !inCustomerBlock(blocks, line.index, token.index);
+				return id !== own && !customerIds.has(id) && /\d/u.test(id) && !inBlock(line.index, token.index ?? 0);
 			});
 			if (other) {
 				results.set(field, adjust(result, Math.min(result.confidence, OTHER_VAT_CAP), `another VAT ID is printed too (${other[0]}): which is the issuer's is a guess`));
@@ -422,7 +431,8 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}
 	issuerVatOutsideCustomerBlock(scalarFields, results, freeLines);
-	otherVatIdPrinted(scalarFields, results, freeLines);
+	// All lines: a table may have taken the footer that prints the other id.
+	otherVatIdPrinted(scalarFields, results, lines);
 	checkedIban(scalarFields, results, freeLines);
 	orderNotInvoice(scalarFields, results);
 	crossCheck(scalarFields, results, [...byName.values()]);

@@ -240,6 +240,9 @@ describe('confidence that means what it says (issue 44)', () => {
 		const two = extract(invoice, 'Hôtel du Pacano                         Securibox SARL\n                                        TVA : FR38500003710\n\nTotal TTC   12,00 €\n\nSASU au capital de 200000€ - TVA FR40123456824', { kind: 'pdf', language: 'fr' });
 		expect(field(two, 'supplier_vat_id').confidence).toBeLessThan(0.8);
 		expect(field(two, 'supplier_vat_id').normalization_notes).toMatch(/another VAT ID/);
+		// An id of no known shape right after the VAT word in the footer (`N°TVA IUGBU98YFG6`) is another id too.
+		const footer = extract(invoice, 'Auto entrepreneur Abderraouf                   VILLE DE TOULON\n                                               TVA : FR92218301372\n\nTOTAL TTC   12,00 €\n\nN°TVA IUGBU98YFG6 - RCS Toulon', { kind: 'pdf', language: 'fr' });
+		expect(field(footer, 'supplier_vat_id').confidence).toBeLessThan(0.8);
 		const customer = extract(invoice, 'ACME Ltd\nVAT Reg. No. GB123456789\nUSt-IdNr. Kunde:   IE9876543W\n\nTotal  12.00', { kind: 'pdf' });
 		expect(field(customer, 'supplier_vat_id').value).toBe('GB123456789');
 		expect(field(customer, 'supplier_vat_id').confidence).toBeGreaterThanOrEqual(0.8);

@@ -3,7 +3,8 @@ import { compactIdentifier, fallbackValue } from './fallbacks';
 import { customerBlocks, inCustomerBlock } from './customer-block';
 import { adjust, AMOUNT_NAMES, crossCheckAmounts, isIbanField, withAlternative } from './plausibility';
 import { compactTaxId, fieldTypeOf, findIbans, guessDecimalSeparator, taxIdKind, type DocumentStyle } from './normalize';
-import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
+import { findLabels } from './labels';
+import { emptyResult, readScalarFields, type ScalarAlternative, type ScalarResult } from './scalar-fields';
 import { labelledCurrency } from './currency';
 import { checkLabelledSupplier } from './supplier';
 import { readTable } from './tables';
@@ -41,7 +42,7 @@ function toExtractedField(field: FieldDefinition, result: ScalarResult): Extract
 	};
 }
 
-function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentStyle): { extracted: ExtractedField; usedLines: Set<number> } {
+function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentStyle): { extracted: ExtractedField; usedLines: Set<number>; headerLines: Set<number> } {
 	const table = readTable(field, lines, style);
 	const found = table.rows.length > 0;
 	const notes = found
@@ -61,6 +62,7 @@ function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentSt
 			normalization_notes: notes,
 		},
 		usedLines: table.usedLines,
+		headerLines: new Set(table.headers.map((line) => line.index)),
 	};
 }
 
@@ -381,15 +383,29 @@ const AMONG_ROWS_CAP = 0.75;
  * the review threshold until the cross-checks confirm it.
  */
 function amountsAmongRows(fields: FieldDefinition[], scalars: Map<FieldDefinition, ScalarResult>, lines: TextLine[], freeLines: TextLine[], style: DocumentStyle): void {
-	if (freeLines.length === lines.length) return;
+	if (freeLines.length >= lines.length) return;
 	const amountNames = new Set([...AMOUNT_NAMES.total, ...AMOUNT_NAMES.subtotal, ...AMOUNT_NAMES.tax]);
-	const missing = fields.filter((field) => amountNames.has(field.name) && (scalars.get(field)?.value ?? null) === null);
-	if (missing.length === 0) return;
-	const again = readScalarFields(missing, lines, style);
-	for (const field of missing) {
+	const amounts = fields.filter((field) => amountNames.has(field.name));
+	if (amounts.length === 0) return;
+	// Read again only when a row the table took starts with a total's, subtotal's or tax's label (cheap documents stay cheap).
+	const free = new Set(freeLines.map((line) => line.index));
+	const rows = lines.filter((line) => !free.has(line.index) && line.cells.length > 0);
+	if (!findLabels(amounts, rows).some((match) => (match.offset ?? 0) === 0)) return;
+	const again = readScalarFields(amounts, lines, style);
+	const note = 'read among the rows of the line-item table';
+	for (const field of amounts) {
 		const result = again.get(field);
 		if (!result || result.value === null) continue;
-		scalars.set(field, adjust(result, Math.min(result.confidence, AMONG_ROWS_CAP), 'read among the rows of the line-item table'));
+		const found = scalars.get(field);
+		if (!found || found.value === null) {
+			scalars.set(field, adjust(result, Math.min(result.confidence, AMONG_ROWS_CAP), note));
+			continue;
+		}
+		// Values only the table's rows hold (`Gesamtsumme 117,81` taken for a row) join the alternatives the cross-checks weigh.
+		const known = new Set([found.value, ...(found.alternatives ?? []).map((alternative) => alternative.value)]);
+		const read: ScalarAlternative[] = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw, labels: result.labels, at: result.at }, ...(result.alternatives ?? [])];
+		const added = read.filter((alternative) => !known.has(alternative.value)).map((alternative) => ({ ...alternative, confidence: Math.min(alternative.confidence, AMONG_ROWS_CAP), notes: `${alternative.notes}; ${note}` }));
+		if (added.length > 0) scalars.set(field, { ...found, alternatives: [...(found.alternatives ?? []), ...added] });
 	}
 }
 
@@ -405,15 +421,18 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 	const lines = toLines(doc.pageTexts.length > 0 ? doc.pageTexts : [doc.text]);
 	const byName = new Map<FieldDefinition, ExtractedField>();
 	const usedLines = new Set<number>();
+	const headerLines = new Set<number>();
 	for (const field of template.fields.filter((candidate) => fieldTypeOf(candidate) === 'table')) {
 		const table = tableField(field, lines, style);
 		byName.set(field, table.extracted);
 		table.usedLines.forEach((index) => usedLines.add(index));
+		table.headerLines.forEach((index) => headerLines.add(index));
 	}
 	const freeLines = lines.filter((line) => !usedLines.has(line.index));
 	const scalarFields = template.fields.filter((field) => fieldTypeOf(field) !== 'table');
 	const scalars = readScalarFields(scalarFields, freeLines, style);
-	amountsAmongRows(scalarFields, scalars, lines, freeLines, style);
+	// A table's header names its columns (`Subtotal:  VAT:  Total:`): the rows' amounts, not the document's.
+	amountsAmongRows(scalarFields, scalars, lines.filter((line) => !headerLines.has(line.index)), freeLines, style);
 	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of scalarFields) {
 		let result = scalars.get(field) ?? emptyResult();

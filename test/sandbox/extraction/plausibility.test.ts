@@ -254,6 +254,15 @@ describe('confidence that means what it says (issue 44)', () => {
 		expect(field(delivery, 'invoice_date').normalization_notes).toMatch(/qualified by 'liefer- und'/);
 	});
 
+	it('weighs a total a headerless table took for a row: the gross the net and tax add up to, not the first `Gesamtsumme`', () => {
+		const pad = (label: string, amount: string) => ` ${label.padEnd(120 - amount.length)}${amount}`;
+		const rows = ['Rechnungsnummer:   12345', 'Gesamtbeträge der Rechnung', pad('Summe aller Positionen', '99,00'), pad('Summe Nachlässe', '0,00'), pad('Summe Zuschläge', '0,00'), pad('Gesamtsumme', '99,00'), pad('Summe Umsatzsteuer in Abrechnungswährung', '18,81'), pad('Gesamtsumme', '117,81'), pad('Gezahlter Betrag', '0,00'), pad('Summe Fremdforderungen', '0,00'), pad('Fälliger Betrag', '117,81')];
+		const data = extract(invoice, rows.join('\n'), { kind: 'pdf', language: 'de' });
+		expect(field(data, 'total').value).toBe(117.81);
+		expect(field(data, 'subtotal').value).toBe(99);
+		expect(field(data, 'subtotal').confidence).toBeLessThan(0.8);
+	});
+
 	it('reads totals printed among the rows of the line-item table, below 0.8 until checked', () => {
 		const rows = ['Pos.   Produkt                    Menge    Einzelpreis    Gesamtpreis', '1      Screws                      5 kg        18,00 €        90,00 €', '2      Brackets                    9 kg        15,00 €        45,00 €', '       Gesamtbetrag Netto                                     135,00 €', '       Gesamtbetrag Brutto                                    160,65 €'];
 		const data = extract(invoice, rows.join('\n'), { kind: 'pdf', language: 'de' });

@@ -1,16 +1,16 @@
 /**
  * `npm run bench:sandbox`: how well the sandbox reads real invoices and receipts. Each document
- * of the two parts (test/corpus/expected/README.md: the development set `dev-invoices`, and the
- * held-out invoice2data documents, only measured, never used to tune) goes through the sandbox's
+ * of the three parts (test/corpus/expected/README.md: the development sets `dev-invoices` and
+ * `dev-invoices-2`, and the held-out invoice2data documents, only measured, never used to tune) goes through the sandbox's
  * own extraction in-process (sandboxScore/run.ts: as an upload does, without HTTP), once with the
  * Invoice template (Receipt for receipts) and once with the automatic template choice. Each
  * expected field is right, wrong or missing (sandboxScore/score.ts has the rules). Printed per
  * part and mode: a table per field, images read, line-item tables found, how sure the right and
  * the wrong fields were, and time per page. Figures only: nothing is asserted.
  *
- *   npm run bench:sandbox -- [--part dev|held-out|all] [--json out.json] [--details]
+ *   npm run bench:sandbox -- [--part dev|dev2|held-out|all] [--json out.json] [--details]
  *
- * --details prints each document's wrong and missing fields for the development part. The
+ * --details prints each document's wrong and missing fields for the development parts. The
  * held-out part's are printed only with --held-out-details, for the final report: looking at them
  * while changing the extraction would make the held-out part one more development set.
  */
@@ -22,7 +22,7 @@ import { developmentPart, heldOutPart, type Part, type PartKey, type SkippedPart
 import { formatDocument, formatFigures, modeFigures, scoreDocument, type DocumentScore, type Mode, type ModeFigures } from './sandboxScore/report';
 import { extract, readForExtraction, readyMadeTemplate } from './sandboxScore/run';
 
-const HELP = 'npm run bench:sandbox -- [--part dev|held-out|all] [--json out.json] [--details] [--held-out-details]';
+const HELP = 'npm run bench:sandbox -- [--part dev|dev2|held-out|all] [--json out.json] [--details] [--held-out-details]';
 
 interface Options {
 	parts: PartKey[];
@@ -47,9 +47,9 @@ function parseOptions(argv: string[]): Options {
 		console.log(HELP);
 		process.exit(0);
 	}
-	const parts: Record<string, PartKey[]> = { all: ['dev', 'held-out'], dev: ['dev'], 'held-out': ['held-out'] };
+	const parts: Record<string, PartKey[]> = { all: ['dev', 'dev2', 'held-out'], dev: ['dev'], dev2: ['dev2'], 'held-out': ['held-out'] };
 	const chosen = parts[values.part];
-	if (!chosen) throw new Error(`--part: expected dev, held-out or all, got ${values.part}\n${HELP}`);
+	if (!chosen) throw new Error(`--part: expected dev, dev2, held-out or all, got ${values.part}\n${HELP}`);
 	return { parts: chosen, json: values.json, details: values.details, heldOutDetails: values['held-out-details'] };
 }
 
@@ -60,7 +60,7 @@ interface PartResult {
 	leftOut: string[];
 	documents: number;
 	modes: Partial<Record<Mode, ModeFigures>>;
-	/** Per document, development part only (held-out with --held-out-details). */
+	/** Per document, development parts only (held-out with --held-out-details). */
 	scores?: DocumentScore[];
 }
 
@@ -112,7 +112,7 @@ async function main(): Promise<void> {
 	const started = performance.now();
 	const results: PartResult[] = [];
 	console.log(`Sandbox extraction on real documents (${ocrSetting()})\n`);
-	const parts: Array<Part | SkippedPart> = options.parts.map((key) => (key === 'dev' ? developmentPart() : heldOutPart()));
+	const parts: Array<Part | SkippedPart> = options.parts.map((key) => (key === 'held-out' ? heldOutPart() : developmentPart(key)));
 	await warmUp(parts.filter((part): part is Part => !('skipped' in part)));
 	for (const part of parts) {
 		const key = part.key;
@@ -129,13 +129,13 @@ async function main(): Promise<void> {
 			result.modes[mode] = figures;
 			console.log(`${formatFigures(part.title, figures)}\n`);
 		}
-		const showDetails = key === 'dev' ? options.details : options.heldOutDetails;
+		const showDetails = key === 'held-out' ? options.heldOutDetails : options.details;
 		if (showDetails) {
 			console.log(`${part.title}: per document`);
 			for (const score of scores.filter((item) => item.scored)) console.log(formatDocument(score));
 			console.log('');
 		}
-		if (key === 'dev' || options.heldOutDetails) result.scores = scores;
+		if (key !== 'held-out' || options.heldOutDetails) result.scores = scores;
 		results.push(result);
 	}
 	console.log(`(${Math.round((performance.now() - started) / 1000)} s in all)`);

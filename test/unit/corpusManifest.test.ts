@@ -89,7 +89,7 @@ describe('the corpus manifest (test/corpus/manifest.json)', () => {
 	it('names each file once, with its source, license, size and sha256', () => {
 		expect(new Set(MANIFEST.map((entry) => entry.name)).size).toBe(MANIFEST.length);
 		for (const entry of MANIFEST) {
-			expect(entry.name, entry.name).toMatch(/^(invoice2data|pdflib|dev-invoices\/files)\/[\w.-]+$/);
+			expect(entry.name, entry.name).toMatch(/^(invoice2data|pdflib|dev-invoices\/files|dev-invoices-2\/files)\/[\w.-]+$/);
 			expect(entry.repository, entry.name).toMatch(/^[\w.-]+\/[\w.-]+$/);
 			expect(entry.commit, entry.name).toMatch(/^[0-9a-f]{7,40}$/);
 			expect(entry.path, entry.name).not.toMatch(/^\/|!/);
@@ -114,19 +114,26 @@ describe('the corpus manifest (test/corpus/manifest.json)', () => {
 		for (const entry of dev) expect(entry.commit, entry.name).toMatch(/^[0-9a-f]{40}$/);
 	});
 
-	it("the development set's expected values: one file per document, naming it and its source as the manifest does", () => {
-		const dev = new Map(MANIFEST.filter((entry) => entry.name.startsWith('dev-invoices/')).map((entry) => [entry.name, entry]));
-		const files = readdirSync(join(EXPECTED, 'dev-invoices')).filter((file) => file.endsWith('.json'));
+	it('holds the second development set: 28 documents from 12 repositories at full commits', () => {
+		const dev2 = MANIFEST.filter((entry) => entry.name.startsWith('dev-invoices-2/'));
+		expect(dev2).toHaveLength(28);
+		expect(new Set(dev2.map((entry) => entry.repository)).size).toBe(12);
+		for (const entry of dev2) expect(entry.commit, entry.name).toMatch(/^[0-9a-f]{40}$/);
+	});
+
+	it.each(['dev-invoices', 'dev-invoices-2'])("the development set %s's expected values: one file per document, naming it and its source as the manifest does", (set) => {
+		const dev = new Map(MANIFEST.filter((entry) => entry.name.startsWith(`${set}/`)).map((entry) => [entry.name, entry]));
+		const files = readdirSync(join(EXPECTED, set)).filter((file) => file.endsWith('.json'));
 		expect(files).toHaveLength(dev.size);
 		for (const file of files) {
-			const expected = JSON.parse(readFileSync(join(EXPECTED, 'dev-invoices', file), 'utf8')) as {
+			const expected = JSON.parse(readFileSync(join(EXPECTED, set, file), 'utf8')) as {
 				file: string;
 				source: { repo: string; commit: string; path: string; sha256: string };
 				fields: Record<string, unknown>;
 			};
 			const entry = dev.get(expected.file);
 			expect(entry, `${file}: ${expected.file}`).toBeDefined();
-			expect(expected.file).toBe(`dev-invoices/files/${file.replace(/\.json$/, '')}${expected.file.slice(expected.file.lastIndexOf('.'))}`);
+			expect(expected.file).toBe(`${set}/files/${file.replace(/\.json$/, '')}${expected.file.slice(expected.file.lastIndexOf('.'))}`);
 			expect(expected.source).toMatchObject({ repo: entry!.repository, commit: entry!.commit, sha256: entry!.sha256 });
 			expect(expected.source.path).toBe(entry!.member === undefined ? entry!.path : `${entry!.path}!${entry!.member}`);
 			expect(Object.keys(expected.fields).length, file).toBeGreaterThan(0);

@@ -171,7 +171,11 @@ describe('bench:sandbox scoring: a result', () => {
 		const refused = scoreDocument({ ...doc, name: 'other.jpg' }, 'template', { refusal: 'NO_TEXT', isImage: true, pages: 1, ms: 50 });
 		expect(refused.fields.every((item) => item.verdict === 'missing')).toBe(true);
 		const figures = modeFigures('template', [score, refused]);
-		expect(figures.total).toEqual({ right: 2, wrong: 1, missing: 7, expected: 10, rightPercent: 20 });
+		expect(figures.total).toEqual({ right: 2, wrong: 1, missing: 7, wrongAtSure: 1, rightAtSure: 1, expected: 10, rightPercent: 20 });
+		// Per field kind too: the supplier right and sure, the date wrong and sure, the number right but not sure.
+		expect(figures.byField.supplier_name).toMatchObject({ right: 1, rightAtSure: 1, wrongAtSure: 0 });
+		expect(figures.byField.invoice_date).toMatchObject({ wrong: 1, wrongAtSure: 1 });
+		expect(figures.byField.invoice_number).toMatchObject({ right: 1, rightAtSure: 0 });
 		expect(figures.confidence).toMatchObject({ wrongAtSure: 1, rightAtSure: 1, right: 2, wrong: 1 });
 		expect(figures.images).toEqual({ read: 1, of: 2, notRead: ['other.jpg'] });
 		expect(figures.lineItems).toMatchObject({ tablesFound: 1, tablesExpected: 2 });

@@ -334,6 +334,15 @@ export function labelledCurrency(result: ScalarResult, lines: TextLine[]): Scala
 		code = typeof documentCode === 'string' && SHARED[code].codes.includes(documentCode) ? documentCode : SHARED[code].usual;
 	}
 	const notes = (note: string) => [result.normalization_notes, note].filter((part) => part !== '').join('; ');
-	if (code === undefined) return { ...result, confidence: Math.min(result.confidence, NOT_A_CURRENCY), normalization_notes: notes(`'${printed}' is no currency code`) };
+	if (code === undefined) {
+		// A word or sentence under the label (`Abrechnungszeitraum`, `Bitte beachten Sie...`) is no currency: the amounts' own currency instead.
+		if (/\p{L}{4,}/u.test(printed) && printed.length > 3) {
+			const printedCurrency = documentCurrency(lines);
+			const note = `'${printed.length > 40 ? `${printed.slice(0, 37)}...` : printed}' under the label is no currency`;
+			if (printedCurrency) return { ...printedCurrency, raw_candidates: [...result.raw_candidates, ...printedCurrency.raw_candidates], normalization_notes: [note, printedCurrency.normalization_notes].join('; ') };
+			return { ...result, value: null, confidence: 0, normalization_notes: notes(`${note}: not taken`) };
+		}
+		return { ...result, confidence: Math.min(result.confidence, NOT_A_CURRENCY), normalization_notes: notes(`'${printed}' is no currency code`) };
+	}
 	return { ...result, value: code, normalization_notes: notes(`read '${printed}' as ${code}`) };
 }

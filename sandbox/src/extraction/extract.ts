@@ -2,8 +2,9 @@ import { appliesBalanceCheck, appliesCompliance, balanceCheck, invoiceCompliance
 import { compactIdentifier, fallbackValue } from './fallbacks';
 import { customerBlocks, inCustomerBlock } from './customer-block';
 import { adjust, AMOUNT_NAMES, crossCheckAmounts, isIbanField, withAlternative } from './plausibility';
-import { fieldTypeOf, findIbans, guessDecimalSeparator, type DocumentStyle } from './normalize';
-import { emptyResult, readScalarFields, type ScalarResult } from './scalar-fields';
+import { compactTaxId, fieldTypeOf, findIbans, guessDecimalSeparator, taxIdKind, type DocumentStyle } from './normalize';
+import { findLabels } from './labels';
+import { emptyResult, readScalarFields, type ScalarAlternative, type ScalarResult } from './scalar-fields';
 import { labelledCurrency } from './currency';
 import { checkLabelledSupplier } from './supplier';
 import { readTable } from './tables';
@@ -41,7 +42,7 @@ function toExtractedField(field: FieldDefinition, result: ScalarResult): Extract
 	};
 }
 
-function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentStyle): { extracted: ExtractedField; usedLines: Set<number> } {
+function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentStyle): { extracted: ExtractedField; usedLines: Set<number>; headerLines: Set<number> } {
 	const table = readTable(field, lines, style);
 	const found = table.rows.length > 0;
 	const notes = found
@@ -61,6 +62,7 @@ function tableField(field: FieldDefinition, lines: TextLine[], style: DocumentSt
 			normalization_notes: notes,
 		},
 		usedLines: table.usedLines,
+		headerLines: new Set(table.headers.map((line) => line.index)),
 	};
 }
 
@@ -224,6 +226,53 @@ function issuerVatOutsideCustomerBlock(fields: FieldDefinition[], results: Map<F
 	}
 }
 
+/** A word that says a VAT id follows on its line. */
+const VAT_WORD = /\b(?:vat|tva|btw|iva|ust|mwst|umsatzsteuer|moms|alv|dph|pdv|afm)\b/u;
+/** A token with a country prefix and digits: a VAT id when its country's shape holds. */
+const VAT_TOKEN = /\b[A-Z]{2}[0-9][0-9A-Z]{6,12}\b/gu;
+/** An id printed right after a VAT word (`N°TVA IUGBU98YFG6`, `VAT: 123456789`). */
+const ID_AFTER_VAT_WORD = /\b(?:VAT|TVA|BTW|IVA|USt|MwSt)(?:[\s.-]*(?:ID|Id|Nr|No|n°))?[\s.:°-]*([A-Z0-9]{8,15})\b/gu;
+/** The most an issuer's VAT id keeps when another VAT id, not the customer's, is printed too. */
+const OTHER_VAT_CAP = 0.75;
+
+/**
+ * The issuer's VAT id is believed (0.8 or more) only when no other well-formed VAT id is printed
+ * beside a VAT word outside the customer's block (a buyer's id in a block without a heading, the
+ * seller's in the footer): which one is the issuer's is then a guess.
+ */
+function otherVatIdPrinted(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, lines: TextLine[]): void {
+	// The customer's blocks are looked for only when another id is printed (cheap documents stay cheap).
+	let blocks: ReturnType<typeof customerBlocks> | undefined;
+	const inBlock = (index: number, column: number) => inCustomerBlock((blocks ??= customerBlocks(lines)), index, column);
+	const customerIds = new Set<string>();
+	for (const field of fields.filter((candidate) => candidate.name === 'customer_vat_id')) {
+		const result = results.get(field);
+		for (const value of [result?.value, ...(result?.alternatives ?? []).map((alternative) => alternative.value)]) if (typeof value === 'string') customerIds.add(compactTaxId(value));
+	}
+	for (const field of fields.filter((candidate) => ISSUER_VAT_FIELDS.has(candidate.name))) {
+		const result = results.get(field);
+		if (!result || typeof result.value !== 'string' || result.confidence < OTHER_VAT_CAP) continue;
+		const own = compactTaxId(result.value);
+		for (const line of lines) {
+			if (!VAT_WORD.test(line.text.toLowerCase())) continue;
+			const shaped = [...line.text.matchAll(VAT_TOKEN)].filter((token) => {
+				const kind = taxIdKind(compactTaxId(token[0]));
+				return kind !== undefined && kind !== 'wrong shape';
+			});
+			// `N°TVA IUGBU98YFG6`: an id of no known shape right after the VAT word is another id too.
+			const right = [...line.text.matchAll(ID_AFTER_VAT_WORD)].map((match) => Object.assign([match[1]], { index: match.index + match[0].length - match[1].length }));
+			const other = [...shaped, ...right].find((token) => {
+				const id = compactTaxId(token[0]);
+				return id !== own && !customerIds.has(id) && /\d/u.test(id) && !inBlock(line.index, token.index ?? 0);
+			});
+			if (other) {
+				results.set(field, adjust(result, Math.min(result.confidence, OTHER_VAT_CAP), `another VAT ID is printed too (${other[0]}): which is the issuer's is a guess`));
+				break;
+			}
+		}
+	}
+}
+
 /** A value doubted for rivals that all stand in the customer's block: those are the customer's, no rivals. */
 function rivalsInCustomerBlock(result: ScalarResult, inBlock: (at: ScalarResult['at']) => boolean): ScalarResult {
 	const rivals = (result.alternatives ?? []).filter((alternative) => alternative.value !== result.value);
@@ -325,6 +374,41 @@ function orderNotInvoice(fields: FieldDefinition[], results: Map<FieldDefinition
 	results.set(order, adjust(orderResult, ORDER_IS_INVOICE_CAP, 'the same as the invoice number'));
 }
 
+/** The most a total, subtotal or tax read among the rows a table took keeps, unless the arithmetic checks it. */
+const AMONG_ROWS_CAP = 0.75;
+
+/**
+ * Totals printed inside the line-item table's rows (`Gesamtbetrag Netto ... 135,00 €` under the
+ * last item): a total, subtotal or tax no free line gave is read again on all the lines, below
+ * the review threshold until the cross-checks confirm it.
+ */
+function amountsAmongRows(fields: FieldDefinition[], scalars: Map<FieldDefinition, ScalarResult>, lines: TextLine[], freeLines: TextLine[], style: DocumentStyle): void {
+	if (freeLines.length >= lines.length) return;
+	const amountNames = new Set([...AMOUNT_NAMES.total, ...AMOUNT_NAMES.subtotal, ...AMOUNT_NAMES.tax]);
+	const amounts = fields.filter((field) => amountNames.has(field.name));
+	if (amounts.length === 0) return;
+	// Read again only when a row the table took starts with a total's, subtotal's or tax's label (cheap documents stay cheap).
+	const free = new Set(freeLines.map((line) => line.index));
+	const rows = lines.filter((line) => !free.has(line.index) && line.cells.length > 0);
+	if (!findLabels(amounts, rows).some((match) => (match.offset ?? 0) === 0)) return;
+	const again = readScalarFields(amounts, lines, style);
+	const note = 'read among the rows of the line-item table';
+	for (const field of amounts) {
+		const result = again.get(field);
+		if (!result || result.value === null) continue;
+		const found = scalars.get(field);
+		if (!found || found.value === null) {
+			scalars.set(field, adjust(result, Math.min(result.confidence, AMONG_ROWS_CAP), note));
+			continue;
+		}
+		// Values only the table's rows hold (`Gesamtsumme 117,81` taken for a row) join the alternatives the cross-checks weigh.
+		const known = new Set([found.value, ...(found.alternatives ?? []).map((alternative) => alternative.value)]);
+		const read: ScalarAlternative[] = [{ value: result.value, confidence: result.confidence, source_fragment: result.source_fragment, notes: result.normalization_notes, currency: result.currency, raw: result.raw, labels: result.labels, at: result.at }, ...(result.alternatives ?? [])];
+		const added = read.filter((alternative) => !known.has(alternative.value)).map((alternative) => ({ ...alternative, confidence: Math.min(alternative.confidence, AMONG_ROWS_CAP), notes: `${alternative.notes}; ${note}` }));
+		if (added.length > 0) scalars.set(field, { ...found, alternatives: [...(found.alternatives ?? []), ...added] });
+	}
+}
+
 /** Fields holding the supplier's name, which supplier.ts finds along routes other than a label. */
 const SUPPLIER_NAME_FIELDS = new Set(['supplier_name', 'merchant_name']);
 
@@ -337,19 +421,24 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 	const lines = toLines(doc.pageTexts.length > 0 ? doc.pageTexts : [doc.text]);
 	const byName = new Map<FieldDefinition, ExtractedField>();
 	const usedLines = new Set<number>();
+	const headerLines = new Set<number>();
 	for (const field of template.fields.filter((candidate) => fieldTypeOf(candidate) === 'table')) {
 		const table = tableField(field, lines, style);
 		byName.set(field, table.extracted);
 		table.usedLines.forEach((index) => usedLines.add(index));
+		table.headerLines.forEach((index) => headerLines.add(index));
 	}
 	const freeLines = lines.filter((line) => !usedLines.has(line.index));
 	const scalarFields = template.fields.filter((field) => fieldTypeOf(field) !== 'table');
 	const scalars = readScalarFields(scalarFields, freeLines, style);
+	// A table's header names its columns (`Subtotal:  VAT:  Total:`): the rows' amounts, not the document's.
+	amountsAmongRows(scalarFields, scalars, lines.filter((line) => !headerLines.has(line.index)), freeLines, style);
 	const results = new Map<FieldDefinition, ScalarResult>();
 	for (const field of scalarFields) {
 		let result = scalars.get(field) ?? emptyResult();
 		if (result.value === null) {
-			const fallback = fallbackValue(field, freeLines, style);
+			// The amounts' currency is printed in the tables too.
+			const fallback = fallbackValue(field, field.name === 'currency' ? lines : freeLines, style);
 			if (fallback) result = { ...fallback, raw_candidates: [...result.raw_candidates, ...fallback.raw_candidates] };
 		} else if (SUPPLIER_NAME_FIELDS.has(field.name)) {
 			// A labelled name is weighed against the names found without a label.
@@ -361,6 +450,8 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 		results.set(field, ocrDoubt(compactIdentifier(field, result), doc.ocrWords));
 	}
 	issuerVatOutsideCustomerBlock(scalarFields, results, freeLines);
+	// All lines: a table may have taken the footer that prints the other id.
+	otherVatIdPrinted(scalarFields, results, lines);
 	checkedIban(scalarFields, results, freeLines);
 	orderNotInvoice(scalarFields, results);
 	crossCheck(scalarFields, results, [...byName.values()]);

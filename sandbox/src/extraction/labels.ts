@@ -236,7 +236,7 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[], options
 export function isLabelCell(match: LabelMatch): boolean {
 	const cell = match.line.cells[match.cellIndex];
 	if (match.offset !== undefined && match.offset > 0 && !RATE_PREFIX.test(match.line.folded.slice(cell.start, cell.end))) return false;
-	return cell.text.slice(match.length, match.end).replace(/^[\s:#.\-–]+/u, '') === '';
+	return cell.text.slice(match.length, match.end).replace(/^\((?:s|es|n|en|e)\)/u, '').replace(/^[\s:#.\-–]+/u, '') === '';
 }
 
 /** A field named `constructor` or `__proto__` must not find Object.prototype's members. */

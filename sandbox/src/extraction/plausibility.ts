@@ -116,22 +116,59 @@ function checkAmount(field: FieldDefinition, printed: string, normalized: Normal
 	return result;
 }
 
-/** A VAT or tax ID: a country prefix and/or at least 7 digits (`GB 232 153 895`, `DE123456789`, `B12345678`). */
+/** A national tax number printed with slashes (`201/113/40209`, `88888/00072`): no VAT id's shape. */
+const SLASHED_NUMBER = /^\d+(?:\/\d+)+$/u;
+/** What a national tax number keeps, labelled as a VAT id: below the review threshold. */
+const NATIONAL_NUMBER_COST = 0.4;
+
+/**
+ * The VAT id at the start of `text`, when words follow it (`FR40123456824 - RCS Paris`,
+ * `DE123456789 Amtsgericht`): the fewest leading tokens with a country's VAT shape.
+ */
+function vatIdAtStart(text: string): string | undefined {
+	const tokens = text.trim().split(/\s+/u);
+	for (let count = 1; count < tokens.length; count++) {
+		const kind = taxIdKind(tokens.slice(0, count).join(''));
+		if (kind !== undefined && kind !== 'wrong shape') return tokens.slice(0, count).join(' ');
+	}
+	return undefined;
+}
+
+/**
+ * A VAT or tax ID: a country prefix and/or at least 7 digits (`GB 232 153 895`, `DE123456789`,
+ * `B12345678`). Words without digits (`(s):`, `N/A`, `TVA Intra`) are no id; an id stops where its
+ * shape ends; a slashed national tax number is doubted.
+ */
 function checkTaxId(normalized: NormalizedValue, labelText: string): CandidateCheck {
 	const result: CandidateCheck = { cost: 0, notes: [], keepLooking: false };
+	const labelled = String(normalized.value).trim();
+	if (!/\d/u.test(labelled)) return { ...result, reject: 'no digits: a label or words, not a VAT ID' };
+	// A scheme's short name before the id (`VA: BE123456789`, `FC: 201/113/40209`) is no part of it.
+	const printed = labelled.replace(/^[A-Z]{1,3}\s*:\s*(?=\S)/u, '');
+	if (printed !== labelled) {
+		const kept = checkTaxId({ ...normalized, value: printed }, labelText);
+		return { ...kept, normalized: kept.normalized ?? { ...normalized, value: printed } };
+	}
+	const cut = vatIdAtStart(printed);
+	if (cut !== undefined) {
+		const kept = checkTaxId({ ...normalized, value: cut }, labelText);
+		return { ...kept, normalized: { ...normalized, value: cut, notes: [...normalized.notes, `stopped where the VAT ID ends ('${printed.slice(cut.length).trim()}' dropped)`] } };
+	}
+	const words = printed.split(/\s+/u).filter((token) => /\p{L}{3}/u.test(token)).length;
+	if (words >= 3 || printed.replace(/\s/gu, '').length > 24) return { ...result, reject: 'words or a sentence, not a VAT ID' };
 	const compact = String(normalized.value).replace(/[\s.\-/]/gu, '').toUpperCase();
 	const digits = compact.replace(/\D/gu, '').length;
 	const kind = taxIdKind(compact);
 	// A known country prefix with the wrong number of characters: OCR lost or added one.
 	if (kind === 'wrong shape') return { ...result, cost: WRONG_SHAPE_COST, notes: [`not shaped like a ${compact.slice(0, 2)} VAT ID`] };
 	if (kind !== undefined) return { ...result, notes: [`${kind} shape`] };
+	if (SLASHED_NUMBER.test(printed.replace(/\s/gu, ''))) return { ...result, cost: NATIONAL_NUMBER_COST, notes: ['a national tax number (slashes, no country prefix), not shaped like a VAT ID'], keepLooking: true };
 	if (digits >= 7 && /^[A-Z0-9]{7,16}$/u.test(compact)) return result;
 	// `VAT 19%: 190.00`: the word that also labels the tax amount names an ID only when one follows.
 	if (TAX_WORDS.has(labelText)) return { ...result, reject: 'not shaped like a VAT ID' };
 	// A labelled ID of the wrong shape is kept (the compliance block reports it), but doubted.
-	return { ...result, cost: 0.3, notes: ['not shaped like a VAT ID'] };
+	return { ...result, cost: 0.3, notes: ['not shaped like a VAT ID'], keepLooking: true };
 }
-
 /** A VAT id whose country prefix says another length: below the review threshold. */
 const WRONG_SHAPE_COST = 0.25;
 
@@ -163,6 +200,44 @@ function checkDate(normalized: NormalizedValue): CandidateCheck {
 	return result;
 }
 
+/** Fields holding an organisation's or a person's name. */
+const NAME_FIELD = /(?:^|_)name$/u;
+/** A legal form alone (`GmbH & Co. KG`, `S.A.`): the name was the label's word (`Lieferant GmbH`). */
+const FORM_ONLY = /^(?:[\s,&.]*(?:gmbh|ag|kg|co|ltd|limited|inc|llc|plc|sarl|sas|sasu|sa|bv|nv|srl|spa|ug|ohg|e\.?\s?k))+[\s.]*$/iu;
+/** Bank-detail and payment words that head a payment block (`Überweisung`, `Bankverbindung`, `Virement`). */
+const PAYMENT_HEAD = /^(?:uberweisung|bankverbindung(?:en)?|kontoverbindung|bankdaten|zahlungsdaten|zahlungsinformationen|bank(?:\s+details|\s+account|\s+name)?|banking\s+details|payment(?:\s+details|\s+information)?|wire\s+transfer|virement(?:\s+bancaire)?|coordonnees\s+bancaires|rib|iban|bic|swift|transferencia(?:\s+bancaria)?|datos\s+bancarios|bonifico(?:\s+bancario)?|coordinate\s+bancarie|bankgegevens|overschrijving|dados\s+bancarios)$/u;
+
+/**
+ * Why a name read under a label is no name, if it is not: a label word (`Name:`), a legal form
+ * alone, digits (`#1089`), a bank-detail heading, or a sentence.
+ */
+export function notAName(text: string): string | undefined {
+	const trimmed = text.trim();
+	const folded = fold(trimmed).replace(/[:\s]+$/u, '');
+	if (/:\s*$/u.test(trimmed)) return 'a label (ends with a colon), not a name';
+	if ((trimmed.match(/\p{L}/gu)?.length ?? 0) < 2) return 'no letters: not a name';
+	if (FORM_ONLY.test(trimmed)) return 'a legal form alone, not a name';
+	if (isPaymentHeading(folded)) return 'a bank-detail heading, not a name';
+	if (isSentence(trimmed)) return 'a sentence, not a name';
+	return undefined;
+}
+
+/** A bank-detail or payment heading (`Überweisung`, `Bank details`, `Virement bancaire`), folded text. */
+export function isPaymentHeading(folded: string): boolean {
+	return PAYMENT_HEAD.test(folded.replace(/[:\s]+$/u, '').trim());
+}
+
+/**
+ * Words that make a sentence (`jusqu'au paiement intégral de la facture.`), not a name: 4 words or
+ * more, lower case first, or a full stop last after 3 lower-case words (`Polska Firma sp. z o.o.` is a name).
+ */
+export function isSentence(text: string): boolean {
+	const trimmed = text.trim();
+	const words = trimmed.split(/\s+/u);
+	const lowerWords = words.filter((word) => /^\p{Ll}{3}/u.test(word)).length;
+	return words.length >= 4 && (/^\p{Ll}/u.test(trimmed) || (/[.!?]$/u.test(trimmed) && lowerWords >= 3));
+}
+
 /** Shape checks on one labelled candidate. */
 export function checkCandidate(field: FieldDefinition, source: LabelSource, raw: string, normalized: NormalizedValue, style: DocumentStyle, labelText = ''): CandidateCheck {
 	const type = fieldTypeOf(field);
@@ -172,6 +247,10 @@ export function checkCandidate(field: FieldDefinition, source: LabelSource, raw:
 	if (isIdentifierField(field)) return checkIdentifier(raw, normalized);
 	if (/vat_id$|tax_id$/.test(field.name) && fieldTypeOf(field) === 'string') return checkTaxId(normalized, labelText);
 	if (isIbanField(field)) return checkIban(normalized);
+	if (type === 'string' && NAME_FIELD.test(field.name)) {
+		const reject = notAName(String(normalized.value));
+		if (reject) return { cost: 0, notes: [], keepLooking: false, reject };
+	}
 	return { cost: 0, notes: [], keepLooking: false };
 }
 
@@ -182,6 +261,11 @@ interface Option {
 	value: number | undefined;
 	confidence: number;
 	alternative?: ScalarAlternative;
+}
+
+/** A subtotal and a tax of opposite signs (`400` and `-190`): not one invoice's net and tax. */
+function oppositeSigns(a: number, b: number): boolean {
+	return (a > 0 && b < 0) || (a < 0 && b > 0);
 }
 
 function agrees(a: number, b: number): boolean {
@@ -267,18 +351,27 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 	let { total, subtotal, tax } = fields;
 	const lineSum = fields.lineAmounts && fields.lineAmounts.length > 0 ? roundMoney(fields.lineAmounts.reduce((a, b) => a + b, 0)) : undefined;
 	let best: { t: Option; s: Option; x: Option; score: number; checks: string[] } | undefined;
+	const printedTotals = optionsOf(total).flatMap((option) => (option.value === undefined ? [] : [option.value]));
 	for (const t of optionsOf(total)) {
 		for (const s of optionsOf(subtotal)) {
 			for (const x of optionsOf(tax)) {
 				const checks: string[] = [];
 				let contradictions = 0;
 				if (t.value !== undefined && s.value !== undefined && x.value !== undefined) {
-					if (agrees(s.value + x.value, t.value)) checks.push('subtotal + tax = total');
-					else contradictions++;
+					// A tax of 0 makes the sum one amount read twice, and a tax of another sign than the
+					// amounts (`400 + -190 = 210`) is a correction line: neither is a check.
+					if (!agrees(s.value + x.value, t.value) || oppositeSigns(s.value, x.value)) contradictions++;
+					else if (x.value !== 0) checks.push('subtotal + tax = total');
 				} else if (t.value !== undefined && s.value !== undefined) {
 					if (s.value > t.value + 0.01) contradictions++;
 				}
 				if (t.value !== undefined && x.value !== undefined && x.value >= t.value && t.value > 0) contradictions++;
+				// No subtotal read: the total less the tax printed as another amount labelled like a total
+				// (`Gesamtsumme 99,00` ... `Gesamtsumme 117,81`) at a usual rate checks the pair.
+				if (s.value === undefined && t.value !== undefined && x.value !== undefined && x.value !== 0 && isCommonRate(x.value, t.value - x.value)) {
+					const net = t.value - x.value;
+					if (printedTotals.some((value) => value !== t.value && agrees(value, net))) checks.push('total - tax is printed too');
+				}
 				if (lineSum !== undefined) {
 					if (s.value !== undefined && agrees(lineSum, s.value)) checks.push('the line items add up to the subtotal');
 					else if (t.value !== undefined && agrees(lineSum, t.value)) checks.push('the line items add up to the total');
@@ -317,11 +410,19 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 		t = roundMoney(s + x);
 	}
 
-	const consistent = t !== undefined && s !== undefined && x !== undefined && agrees(s + x, t);
+	const consistent = t !== undefined && s !== undefined && x !== undefined && agrees(s + x, t) && !oppositeSigns(s, x);
+	// `subtotal + 0 = total`: the labels agree, the arithmetic checks nothing.
+	const zeroTax = consistent && x === 0;
 	const linesAgree = lineSum !== undefined && ((s !== undefined && agrees(lineSum, s)) || (t !== undefined && agrees(lineSum, t)));
 	const confirm = (result: ScalarResult | undefined, note: string) => (result && result.source_fragment !== '' ? adjust(result, Math.max(result.confidence, 0.95), `checked: ${note}`) : result);
 	const doubt = (result: ScalarResult | undefined, note: string) => (result ? adjust(result, Math.min(result.confidence, 0.6), `doubtful: ${note}`) : result);
-	if (consistent) {
+	if (zeroTax) {
+		const note = 'tax 0: subtotal = total, the sum checks nothing';
+		const unchecked = (result: ScalarResult | undefined) => (result && result.source_fragment !== '' ? adjust(result, result.confidence, note) : result);
+		total = unchecked(total);
+		subtotal = unchecked(subtotal);
+		tax = unchecked(tax);
+	} else if (consistent) {
 		const note = `subtotal + tax = total (${s} + ${x} = ${t})`;
 		// A value derived from the two others agrees with them by construction: only the usual rate
 		// checks them, which confirms values read cleanly, not ones read with doubts (words beside them).
@@ -365,7 +466,7 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
  * Labels that name the amount to pay and nothing else (`Total` alone may head a column, a
  * sub-total or a line's amount).
  */
-const UNAMBIGUOUS_TOTAL_LABELS = new Set(['total due', 'amount due', 'grand total', 'balance due', 'invoice total', 'total amount', 'amount payable', 'total payable', 'total to pay', 'total incl. vat', 'total including vat', 'total inc. vat', 'gesamtbetrag', 'gesamtbetrag brutto', 'rechnungsbetrag', 'rechnungssumme', 'gesamtsumme', 'endbetrag', 'bruttobetrag', 'zu zahlen', 'summe brutto', 'gesamt brutto', 'total ttc', 'montant ttc', 'total t.t.c.', 'net à payer', 'total à payer', 'montant à payer', 'totaal', 'totaalbedrag', 'te betalen', 'totaal te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'importe total', 'total a pagar', 'total factura', 'totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'valor total', 'valor a pagar', 'total da fatura', 'amount to pay', 'zahlbetrag', 'endsumme'].map(fold));
+const UNAMBIGUOUS_TOTAL_LABELS = new Set(['total due', 'amount due', 'grand total', 'balance due', 'invoice total', 'total amount', 'amount payable', 'total payable', 'total to pay', 'total incl. vat', 'total including vat', 'total inc. vat', 'gesamtbetrag', 'gesamtbetrag brutto', 'gesamtsumme brutto', 'total amount (gross)', 'rechnungsbetrag', 'rechnungssumme', 'gesamtsumme', 'endbetrag', 'bruttobetrag', 'zu zahlen', 'summe brutto', 'gesamt brutto', 'total ttc', 'montant ttc', 'total t.t.c.', 'net à payer', 'total à payer', 'montant à payer', 'totaal', 'totaalbedrag', 'te betalen', 'totaal te betalen', 'totaal incl. btw', 'totaal inclusief btw', 'importe total', 'total a pagar', 'total factura', 'totale fattura', 'totale documento', 'totale da pagare', 'importo totale', 'valor total', 'valor a pagar', 'total da fatura', 'amount to pay', 'zahlbetrag', 'endsumme'].map(fold));
 
 /**
  * A total nothing confirmed (no subtotal + tax, no line items) is believed only under a label that

@@ -63,6 +63,8 @@ const IDENTIFIER_SHAPE = /^(?=[^\s]*\d)[\p{L}\d][\p{L}\d\-/._]{2,24}$/u;
 const TITLE_LABEL_CAP = 0.75;
 /** The most a value keeps when labels of the same strength gave other values: which is right is a guess. */
 const RIVAL_CAP = 0.75;
+/** How many ids a list under a tax-id label (`Tax ID(s):`) is read for. */
+const ID_LIST_LINES = 3;
 /** Lines are searched this far below a label that stands alone (`Invoice No.` over `INV-1`). */
 const LINES_BELOW = 2;
 
@@ -70,10 +72,18 @@ function round(value: number): number {
 	return Math.round(value * 100) / 100;
 }
 
+/** A plural ending printed after a label (`Tax ID(s):`, `Steuernummer(n):`): part of the label. */
+export const PLURAL_SUFFIX = /^\((?:s|es|n|en|e)\)(?=\s*:|\s*$)/u;
+
 /** What follows the label inside its own cell, without the `:` / `#` / `-` that joins them. */
 function restOfCell(match: LabelMatch): string {
 	const cell = match.line.cells[match.cellIndex];
-	return cell.text.slice(match.length, match.end).trim().replace(/^[\s:#\-–]+/u, '').replace(/^\.\s*/u, '');
+	return cell.text
+		.slice(match.length, match.end)
+		.trim()
+		.replace(PLURAL_SUFFIX, '')
+		.replace(/^[\s:#\-–]+/u, '')
+		.replace(/^\.\s*/u, '');
 }
 
 /**
@@ -87,6 +97,9 @@ function rightAlignedBelow(match: LabelMatch, line: TextLine): { cell: Cell; cel
 	const cellIndex = line.cells.findIndex((cell) => cell.start > heading.start && cell.end <= nextStart && match.line.cells.every((other) => overlap(other, cell) <= 0));
 	return cellIndex < 0 ? undefined : { cell: line.cells[cellIndex], cellIndex };
 }
+
+/** A short label of its own ending with a colon (`Name:`, `Firmenname:`), under a heading. */
+const SUB_LABEL = /^[\p{L}][\p{L}\s.\-/]{0,30}:$/u;
 
 /** The cell under the label cell in the next non-empty lines, if any. */
 function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, headingRow = false): { raw: string; line: TextLine; column: number } | undefined {
@@ -109,6 +122,9 @@ function cellBelow(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 		if (headingRow && match.line.cells.some((other) => overlap(other, below.cell) > overlap(labelCell, below.cell))) return undefined;
 		// A cell that is itself a label (`VAT ID: XX1`) holds another field's value.
 		if (labelCells.has(`${line.index}:${below.cellIndex}`) || labelCells.has(`any:${line.index}:${below.cellIndex}`)) return undefined;
+		// A heading over sub-labels (`Verkäufer` over `Name:   Taxi GmbH`): the value beside the first one.
+		const beside = line.cells[below.cellIndex + 1];
+		if (SUB_LABEL.test(below.cell.text.trim()) && beside && !labelCells.has(`any:${line.index}:${below.cellIndex + 1}`)) return { raw: beside.text, line, column: beside.start };
 		return { raw: below.cell.text, line, column: below.cell.start };
 	}
 	return undefined;
@@ -151,6 +167,16 @@ interface RawValue {
 	where: string;
 }
 
+/** `Tax ID(s):` over `FC: 201/113/40209` over `VA: BE123456789`: the ids listed under the first, the VAT id among them. */
+function idList(match: LabelMatch, first: { raw: string; line: TextLine; column: number } | undefined, lines: TextLine[], labelCells: Set<string>, headingRow = false): RawValue[] {
+	const values: RawValue[] = [];
+	for (let more = first, step = 2; more && step <= ID_LIST_LINES; step++) {
+		more = cellBelow({ ...match, line: { ...more.line, cells: match.line.cells } }, lines, labelCells, headingRow);
+		if (more) values.push({ ...more, cost: 0.05 * step, where: 'under the label, in a list of ids' });
+	}
+	return values;
+}
+
 function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>, kind: ValueKind = 'other'): RawValue[] {
 	const values: RawValue[] = [];
 	const cellStart = (cellIndex: number) => match.line.cells[cellIndex].start;
@@ -165,6 +191,7 @@ function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 		const below = cellBelow(match, lines, labelCells, true);
 		return [
 			...(below ? [{ ...below, cost: 0.05, where: 'under the label' }] : []),
+			...(kind === 'taxId' ? idList(match, below, lines, labelCells, true) : []),
 			...(besideFree ? [{ raw: beside.text, line: match.line, column: beside.start, cost: 0.05, where: 'next to the label' }] : []),
 		];
 	}
@@ -182,6 +209,7 @@ function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 	if (rest === '' && isLabelCell(match) && !TITLE_LABELS.has(match.spec.text)) {
 		const below = cellBelow(match, lines, labelCells);
 		if (below) values.push({ ...below, cost: 0.05, where: 'under the label' });
+		if (kind === 'taxId') values.push(...idList(match, below, lines, labelCells));
 	}
 	return values;
 }
@@ -198,6 +226,20 @@ function normalizeFor(field: FieldDefinition, match: LabelMatch, raw: string, st
 	return normalizeValue(type, withoutRate, style);
 }
 
+/** What a label qualified by the words before it in its cell keeps less: those words may name another value. */
+const QUALIFIED_COST = 0.2;
+
+/**
+ * The words before a label inside its cell (`Liefer- und` of `Liefer- und Leistungsdatum:`), when
+ * they are words only; a value before it (`Date: 12/01/2020 Invoice No: 123`) or a rate is no qualifier.
+ */
+function qualifierOf(match: LabelMatch): string | undefined {
+	if (!match.offset) return undefined;
+	const cell = match.line.cells[match.cellIndex];
+	const before = match.line.folded.slice(cell.start, cell.start + match.offset).trim();
+	return before !== '' && !/[\d:#]/u.test(before) ? before : undefined;
+}
+
 function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: TextLine[], labelCells: Set<string>, style: DocumentStyle): { candidates: Candidate[]; considered: string[] } {
 	const candidates: Candidate[] = [];
 	const considered: string[] = [];
@@ -207,7 +249,7 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 			considered.push(raw);
 			const read = normalizeFor(field, match, raw, style);
 			// Words after the label that are no value (`Total EDF Electricité *  957,43`): the label may name something else.
-			const cost = placeCost + (skipped > 0 && where !== 'under the label' ? 0.15 : 0);
+			const cost = placeCost + (skipped > 0 && !where.startsWith('under the label') ? 0.15 : 0);
 			if (!read) {
 				if (/\p{L}{2,}/u.test(raw)) skipped++;
 				continue;
@@ -223,8 +265,10 @@ function candidatesFor(field: FieldDefinition, matches: LabelMatch[], lines: Tex
 			const normalized = check.normalized ?? read;
 			const changed = String(normalized.value) !== raw.trim();
 			const ambiguous = normalized.notes.some((note) => note.includes('ambiguous'));
-			let confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0);
-			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes, ...check.notes];
+			// Words before the label in its cell qualify it (`Liefer- und Leistungsdatum:`, `End of service:`, `Your VAT ID:`).
+			const qualifier = qualifierOf(match);
+			let confidence = LABEL_CONFIDENCE[match.spec.source] - cost - check.cost - (changed ? 0.05 : 0) - (ambiguous ? 0.15 : 0) - (qualifier ? QUALIFIED_COST : 0);
+			const notes = [`label '${match.spec.text}' (${match.spec.source}), value ${where}`, ...normalized.notes, ...check.notes, ...(qualifier ? [`the label is qualified by '${qualifier}': perhaps another ${field.name.replace(/_/gu, ' ')}`] : [])];
 			// A document title (`INVOICE`) used as the label: believed only for an identifier right after it.
 			if (TITLE_LABELS.has(match.spec.text) && isIdentifierField(field) && confidence >= REVIEW_THRESHOLD) {
 				const directlyAfter = where === 'after the label' || where === 'next to the label';

@@ -6,6 +6,7 @@
  * name found along two routes reaches it, unless another name is as well supported.
  */
 import { customerBlockLines, startsWithCustomerLabel } from './customer-block';
+import { isPaymentHeading, isSentence } from './plausibility';
 import type { ScalarResult } from './scalar-fields';
 import { editDistance, fold, overlap, type TextLine } from './text-lines';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
@@ -63,6 +64,8 @@ export function nameLike(text: string): boolean {
 	if (letters < 3 || letters / trimmed.replace(/[\s.]/g, '').length < 0.7) return false;
 	if (!NAME_CHARS.test(trimmed) || /\d{3,}/.test(trimmed) || trimmed.includes(':') || /[@]|www\.|https?:/iu.test(trimmed)) return false;
 	if (startsWithCustomerLabel(fold(trimmed))) return false;
+	// A bank-detail heading (`Überweisung`, `Bankverbindung`) or a sentence is no one's name.
+	if (isPaymentHeading(fold(trimmed)) || isSentence(trimmed)) return false;
 	// An address line (`34 Kingley Street`) or OCR noise mixing letters and digits (`RRRDai15`).
 	if (/^\d/u.test(trimmed) || STREET_WORDS.test(fold(trimmed)) || /\p{L}\d|\d\p{L}/u.test(trimmed)) return false;
 	return !isTitle(trimmed);

@@ -1,8 +1,10 @@
 /**
- * The two parts `npm run bench:sandbox` measures (test/corpus/expected/README.md):
+ * The three parts `npm run bench:sandbox` measures (test/corpus/expected/README.md):
  *
  * - development: the `dev-invoices/` documents of test/corpus/manifest.json, with the values their
  *   sources state, in test/corpus/expected/dev-invoices/. Used while improving the extraction.
+ * - second development part: the `dev-invoices-2/` documents (German, English and French e-invoices
+ *   and two receipt photos), the same way, values in test/corpus/expected/dev-invoices-2/.
  * - held-out: the invoice2data documents of test/corpus/manifest.json, with the values the
  *   invoice2data authors wrote down, transcribed in test/corpus/expected/invoice2data/. Only
  *   measured, never used to tune. Its images without expected values (upstream has none for
@@ -18,7 +20,7 @@ import { join } from 'node:path';
 import { corpusFile, corpusPlacesLooked, locateCorpus, MANIFEST } from '../../harness/corpusLocation';
 import type { ExpectedLine, ExpectedValue } from './score';
 
-export type PartKey = 'dev' | 'held-out';
+export type PartKey = 'dev' | 'dev2' | 'held-out';
 
 export interface BenchDocument {
 	/** e.g. `dev-invoices/files/x.jpg`, `invoice2data/oyo.pdf`: the path under the corpus folder. */
@@ -48,17 +50,23 @@ export interface SkippedPart {
 
 export const PART_TITLES: Record<PartKey, string> = {
 	dev: 'development part (dev-invoices)',
+	dev2: 'second development part (dev-invoices-2)',
 	'held-out': 'held-out part (invoice2data, measured only)',
 };
 
 /** The corpus folder whose manifest documents make the development part. */
 export const DEV_INVOICES = 'dev-invoices';
+/** The corpus folder whose manifest documents make the second development part. */
+export const DEV_INVOICES_2 = 'dev-invoices-2';
+/** The development parts' corpus folders. */
+export const DEV_FOLDERS: Record<'dev' | 'dev2', string> = { dev: DEV_INVOICES, dev2: DEV_INVOICES_2 };
 /** The corpus folder whose manifest documents make the held-out part. */
 export const HELD_OUT_FOLDER = 'invoice2data';
 
 const ROOT = join(__dirname, '..', '..', '..');
 export const HELD_OUT_EXPECTED_DIR = join(ROOT, 'test', 'corpus', 'expected', HELD_OUT_FOLDER);
 export const DEV_EXPECTED_DIR = join(ROOT, 'test', 'corpus', 'expected', DEV_INVOICES);
+const expectedDirOf = (folder: string): string => join(ROOT, 'test', 'corpus', 'expected', folder);
 
 const IMAGE = /\.(png|jpe?g)$/i;
 
@@ -109,21 +117,22 @@ function expectedFiles(dir: string): Map<string, ExpectedFile> {
 	return byName;
 }
 
-export function developmentPart(): Part | SkippedPart {
-	const key: PartKey = 'dev';
-	const entries = MANIFEST.filter((entry) => entry.name.startsWith(`${DEV_INVOICES}/`));
+/** A development part: `dev` (dev-invoices) or `dev2` (dev-invoices-2). */
+export function developmentPart(key: 'dev' | 'dev2' = 'dev'): Part | SkippedPart {
+	const folder = DEV_FOLDERS[key];
+	const entries = MANIFEST.filter((entry) => entry.name.startsWith(`${folder}/`));
 	const paths = new Map(entries.map((entry) => [entry.name, corpusFile(entry.name)]));
 	if (![...paths.values()].some(Boolean)) {
 		return {
 			key,
 			title: PART_TITLES[key],
-			skipped: `none of the ${entries.length} ${DEV_INVOICES}/ files of test/corpus/manifest.json is in the corpus folders looked at (${corpusPlacesLooked()}); \`npm run corpus\` fetches them`,
+			skipped: `none of the ${entries.length} ${folder}/ files of test/corpus/manifest.json is in the corpus folders looked at (${corpusPlacesLooked()}); \`npm run corpus\` fetches them`,
 		};
 	}
 	const documents: BenchDocument[] = [];
 	const leftOut: string[] = [];
-	const expectedByName = expectedFiles(DEV_EXPECTED_DIR);
-	// Documents with expected values in the order of their files (test/corpus/expected/dev-invoices/), then
+	const expectedByName = expectedFiles(expectedDirOf(folder));
+	// Documents with expected values in the order of their files (test/corpus/expected/<folder>/), then
 	// the set's images without expected values, which still count for "images read".
 	const ordered = [
 		...[...expectedByName.keys()].map((name) => entries.find((entry) => entry.name === name) ?? name),

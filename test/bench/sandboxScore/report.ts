@@ -95,6 +95,10 @@ export interface Tally {
 	right: number;
 	wrong: number;
 	missing: number;
+	/** Of the wrong ones, those the result gave a confidence at or above SURE_CONFIDENCE. */
+	wrongAtSure: number;
+	/** Of the right ones, those at or above SURE_CONFIDENCE. */
+	rightAtSure: number;
 }
 
 export interface ModeFigures {
@@ -145,18 +149,27 @@ const percent = (part: number, whole: number): number => (whole === 0 ? 0 : Math
 export function modeFigures(mode: Mode, scores: DocumentScore[]): ModeFigures {
 	const scored = scores.filter((score) => score.scored);
 	const byField: Record<string, Tally> = {};
-	const total = { right: 0, wrong: 0, missing: 0 };
+	const total: Tally = { right: 0, wrong: 0, missing: 0, wrongAtSure: 0, rightAtSure: 0 };
 	const confidence = { wrongAtSure: 0, rightAtSure: 0, right: 0, wrong: 0, threshold: SURE_CONFIDENCE };
 	for (const field of scored.flatMap((score) => score.fields)) {
-		byField[field.name] ??= { right: 0, wrong: 0, missing: 0 };
-		byField[field.name][field.verdict]++;
+		const tally = (byField[field.name] ??= { right: 0, wrong: 0, missing: 0, wrongAtSure: 0, rightAtSure: 0 });
+		tally[field.verdict]++;
 		total[field.verdict]++;
+		const sure = field.confidence >= SURE_CONFIDENCE;
 		if (field.verdict === 'right') {
 			confidence.right++;
-			if (field.confidence >= SURE_CONFIDENCE) confidence.rightAtSure++;
+			if (sure) {
+				confidence.rightAtSure++;
+				tally.rightAtSure++;
+				total.rightAtSure++;
+			}
 		} else if (field.verdict === 'wrong') {
 			confidence.wrong++;
-			if (field.confidence >= SURE_CONFIDENCE) confidence.wrongAtSure++;
+			if (sure) {
+				confidence.wrongAtSure++;
+				tally.wrongAtSure++;
+				total.wrongAtSure++;
+			}
 		}
 	}
 	const ordered: Record<string, Tally> = {};
@@ -201,7 +214,7 @@ export function modeFigures(mode: Mode, scores: DocumentScore[]): ModeFigures {
 const round = (ms: number): number => (Number.isFinite(ms) ? Math.round(ms) : NaN);
 
 /** A document's name without its part's folder: `dev-invoices/files/x.jpg` -> `x.jpg`. */
-const shortName = (name: string): string => name.replace(/^dev-invoices\/files\//, '').replace(/^invoice2data\//, '');
+const shortName = (name: string): string => name.replace(/^dev-invoices(-2)?\/files\//, '').replace(/^invoice2data\//, '');
 
 const pad = (text: string | number, width: number): string => String(text).padStart(width);
 
@@ -211,12 +224,13 @@ export function formatFigures(partTitle: string, figures: ModeFigures): string {
 	lines.push(`${partTitle} - ${figures.title}`);
 	lines.push(`  ${figures.scoredDocuments} documents with expected values, ${figures.documentsRun} run`);
 	const nameWidth = Math.max(16, ...Object.keys(figures.byField).map((name) => name.length + 2));
-	const header = `  ${'field'.padEnd(nameWidth)}${pad('right', 7)}${pad('wrong', 7)}${pad('missing', 9)}${pad('expected', 10)}${pad('right %', 9)}`;
+	const sure = `>=${figures.confidence.threshold}`;
+	const header = `  ${'field'.padEnd(nameWidth)}${pad('right', 7)}${pad('wrong', 7)}${pad('missing', 9)}${pad('expected', 10)}${pad('right %', 9)}${pad(`wrong ${sure}`, 12)}${pad(`right ${sure}`, 12)}`;
 	lines.push(header);
 	lines.push(`  ${'-'.repeat(header.length - 2)}`);
 	const row = (name: string, tally: Tally) => {
 		const expected = tally.right + tally.wrong + tally.missing;
-		return `  ${name.padEnd(nameWidth)}${pad(tally.right, 7)}${pad(tally.wrong, 7)}${pad(tally.missing, 9)}${pad(expected, 10)}${pad(`${percent(tally.right, expected)} %`, 9)}`;
+		return `  ${name.padEnd(nameWidth)}${pad(tally.right, 7)}${pad(tally.wrong, 7)}${pad(tally.missing, 9)}${pad(expected, 10)}${pad(`${percent(tally.right, expected)} %`, 9)}${pad(tally.wrongAtSure, 12)}${pad(tally.rightAtSure, 12)}`;
 	};
 	for (const [name, tally] of Object.entries(figures.byField)) lines.push(row(name, tally));
 	lines.push(`  ${'-'.repeat(header.length - 2)}`);

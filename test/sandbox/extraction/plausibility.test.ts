@@ -211,3 +211,62 @@ describe('identifiers read beside their labels', () => {
 		expect(right.confidence).toBeGreaterThanOrEqual(0.9);
 	});
 });
+
+describe('confidence that means what it says (issue 44)', () => {
+	it('takes no check from a tax of 0: the subtotal and the total are one amount read twice', () => {
+		const zero = crossCheckAmounts({ total: result(42.28, 0.75, [24919.99]), subtotal: result(42.28, 0.9, [24877.71]), tax: result(0, 0.9, [42.28]) });
+		// The net + tax = gross the document prints wins over 42.28 + 0 = 42.28.
+		expect([zero.total?.value, zero.subtotal?.value, zero.tax?.value]).toEqual([24919.99, 24877.71, 42.28]);
+		const only = crossCheckAmounts({ total: result(14.9, 0.75), subtotal: result(14.9, 0.75), tax: result(0, 0.75) });
+		expect(only.total?.confidence).toBe(0.75);
+		expect(only.total?.normalization_notes).toMatch(/checks nothing/);
+	});
+
+	it('takes no check from a tax of another sign than the net (a correction line)', () => {
+		const mixed = crossCheckAmounts({ total: result(210, 0.9, [8410]), subtotal: result(400, 0.9, [7900]), tax: result(-190, 0.9, [510]) });
+		expect([mixed.total?.value, mixed.subtotal?.value, mixed.tax?.value]).toEqual([8410, 7900, 510]);
+		const credit = crossCheckAmounts({ total: result(-119), subtotal: result(-100), tax: result(-19) });
+		expect(credit.total?.confidence).toBeGreaterThanOrEqual(0.95);
+	});
+
+	it('checks a total and its tax when the total less the tax is printed as another total', () => {
+		const pair = crossCheckAmounts({ total: result(99, 0.85, [117.81]), tax: result(18.81, 0.85) });
+		expect(pair.total?.value).toBe(117.81);
+		expect(pair.subtotal?.value).toBe(99);
+		expect(pair.subtotal?.confidence).toBeLessThan(0.8);
+	});
+
+	it('doubts an issuer VAT id when another well-formed VAT id is printed outside the customer block', () => {
+		const two = extract(invoice, 'Hôtel du Pacano                         Securibox SARL\n                                        TVA : FR38500003710\n\nTotal TTC   12,00 €\n\nSASU au capital de 200000€ - TVA FR40123456824', { kind: 'pdf', language: 'fr' });
+		expect(field(two, 'supplier_vat_id').confidence).toBeLessThan(0.8);
+		expect(field(two, 'supplier_vat_id').normalization_notes).toMatch(/another VAT ID/);
+		// An id of no known shape right after the VAT word in the footer (`N°TVA IUGBU98YFG6`) is another id too.
+		const footer = extract(invoice, 'Auto entrepreneur Abderraouf                   VILLE DE TOULON\n                                               TVA : FR92218301372\n\nTOTAL TTC   12,00 €\n\nN°TVA IUGBU98YFG6 - RCS Toulon', { kind: 'pdf', language: 'fr' });
+		expect(field(footer, 'supplier_vat_id').confidence).toBeLessThan(0.8);
+		const customer = extract(invoice, 'ACME Ltd\nVAT Reg. No. GB123456789\nUSt-IdNr. Kunde:   IE9876543W\n\nTotal  12.00', { kind: 'pdf' });
+		expect(field(customer, 'supplier_vat_id').value).toBe('GB123456789');
+		expect(field(customer, 'supplier_vat_id').confidence).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it('doubts a date under a label qualified by other words (a delivery or service date)', () => {
+		const delivery = extract(invoice, 'Liefer- und Leistungsdatum:      14.11.2024\nRechnungsnummer: 4711', { kind: 'pdf', language: 'de' });
+		expect(field(delivery, 'invoice_date').confidence).toBeLessThan(0.8);
+		expect(field(delivery, 'invoice_date').normalization_notes).toMatch(/qualified by 'liefer- und'/);
+	});
+
+	it('weighs a total a headerless table took for a row: the gross the net and tax add up to, not the first `Gesamtsumme`', () => {
+		const pad = (label: string, amount: string) => ` ${label.padEnd(120 - amount.length)}${amount}`;
+		const rows = ['Rechnungsnummer:   12345', 'Gesamtbeträge der Rechnung', pad('Summe aller Positionen', '99,00'), pad('Summe Nachlässe', '0,00'), pad('Summe Zuschläge', '0,00'), pad('Gesamtsumme', '99,00'), pad('Summe Umsatzsteuer in Abrechnungswährung', '18,81'), pad('Gesamtsumme', '117,81'), pad('Gezahlter Betrag', '0,00'), pad('Summe Fremdforderungen', '0,00'), pad('Fälliger Betrag', '117,81')];
+		const data = extract(invoice, rows.join('\n'), { kind: 'pdf', language: 'de' });
+		expect(field(data, 'total').value).toBe(117.81);
+		expect(field(data, 'subtotal').value).toBe(99);
+		expect(field(data, 'subtotal').confidence).toBeLessThan(0.8);
+	});
+
+	it('reads totals printed among the rows of the line-item table, below 0.8 until checked', () => {
+		const rows = ['Pos.   Produkt                    Menge    Einzelpreis    Gesamtpreis', '1      Screws                      5 kg        18,00 €        90,00 €', '2      Brackets                    9 kg        15,00 €        45,00 €', '       Gesamtbetrag Netto                                     135,00 €', '       Gesamtbetrag Brutto                                    160,65 €'];
+		const data = extract(invoice, rows.join('\n'), { kind: 'pdf', language: 'de' });
+		expect([field(data, 'subtotal').value, field(data, 'total').value]).toEqual([135, 160.65]);
+		expect(field(data, 'total').confidence).toBeLessThan(0.8);
+	});
+});

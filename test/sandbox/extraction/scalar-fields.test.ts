@@ -58,7 +58,8 @@ describe('values in boxes and groups', () => {
 		expect(value(data, 'total')).toBe(56651.49);
 		// `Charges` may name part of the amount: not believed without a check.
 		expect(confidence(data, 'total')).toBeLessThan(0.8);
-		expect(value(data, 'supplier_vat_id')).toBe('PT');
+		// `PT` under `VAT ID` has no digits: no VAT id's shape, not taken (issue 44).
+		expect(value(data, 'supplier_vat_id')).toBeNull();
 	});
 
 	it('joins a VAT ID printed in digit groups split into cells, and doubts it when another one disagrees', () => {
@@ -326,5 +327,60 @@ describe('the supplier VAT id, not the customer one', () => {
 		const labelled = extract(invoice, 'Customer VAT: DE999999999\nTVA client : FR12345678901');
 		expect(value(labelled, 'supplier_vat_id')).toBeNull();
 		expect(value(labelled, 'customer_vat_id')).toBe('DE999999999');
+	});
+});
+
+describe('labels are never values (issue 44)', () => {
+	it('takes no label word, legal form alone, number, bank heading or sentence as the supplier', () => {
+		// A heading over sub-labels: the value beside `Name:`, not the sub-label.
+		const heading = extract(invoice, 'Verkäufer\nName:                  Taxiunternehmen TX GmbH\nAnschrift:             Lieferantenstraße 20\n\nKäufer\nName:                  Taxi-Gast AG', 'de');
+		expect(value(heading, 'supplier_name')).toBe('Taxiunternehmen TX GmbH');
+		// `Lieferant` is the company's name here, not a label before `GmbH & Co. KG`.
+		const form = extract(invoice, 'Lieferant GmbH & Co. KG\nTeststraße 1\n\nRechnungsnummer: 4711', 'de');
+		expect(value(form, 'supplier_name')).toBe('Lieferant GmbH & Co. KG');
+		const store = extract(receipt, 'STORE #1089\nCalgary\nTOTAL  12.00');
+		expect(value(store, 'merchant_name')).not.toBe('1089');
+		const sentence = extract(invoice, 'Blue Harbour Studio\nInvoice No. 77\nLes biens livrés demeurent la propriété du\nvendeur jusqu’au paiement intégral de la facture.', 'fr');
+		expect(value(sentence, 'supplier_name')).toBe('Blue Harbour Studio');
+	});
+
+	it('takes no bank-detail heading above an IBAN as the supplier', () => {
+		const lines = ['Rechnung 12345', 'Rechnungsdatum: 15.05.2019', '', 'Zahlungsdaten', 'Überweisung', 'IBAN:              DE02120300000000202051'];
+		const found = extract(invoice, lines.join('\n'), 'de');
+		expect(value(found, 'supplier_name')).not.toBe('Überweisung');
+	});
+
+	it('takes no words as a VAT id, stops an id where its shape ends, and doubts a national tax number', () => {
+		expect(read('VAT ID:N/A', 'supplier_vat_id').value).toBeNull();
+		expect(read('TVA: FI TVA Intra', 'supplier_vat_id').value).toBeNull();
+		const tail = read('USt-IdNr.: DE123456789 Amtsgericht Berlin HRB 1234', 'supplier_vat_id');
+		expect(tail.value).toBe('DE123456789');
+		expect(tail.confidence).toBeGreaterThanOrEqual(0.8);
+		const national = read('USt.-Id:88888/00072', 'supplier_vat_id');
+		expect(national.confidence).toBeLessThan(0.8);
+	});
+
+	it('reads the VAT id from a list of ids under `Tax ID(s):`, not the national number above it', () => {
+		const list = extract(invoice, ' From:                    To:\n Das Company              Steel, Laura\n Tax ID(s):               Tax ID(s):\n FC: 201/113/40209        Not applicable\n VA: BE0123456789\n\nTotal  12.00');
+		expect(value(list, 'supplier_vat_id')).toBe('BE0123456789');
+	});
+
+	it('takes no word or sentence under a currency label: the amounts\' currency instead', () => {
+		const word = extract(invoice, 'Währung:        Abrechnungszeitraum\nGesamtbetrag:   12,00 €', 'de');
+		expect(value(word, 'currency')).toBe('EUR');
+		expect(value(word, 'currency')).not.toBe('Abrechnungszeitraum');
+	});
+
+	it('reads a French payment deadline as the due date, not the invoice date', () => {
+		const deadline = extract(invoice, 'FACTURE n° 2023-6013\n20/09/2023\nDate limite de règlement : 19/10/2023', 'fr');
+		expect(value(deadline, 'due_date')).toBe('2023-10-19');
+		expect(value(deadline, 'invoice_date')).not.toBe('2023-10-19');
+	});
+
+	it('reads German and English net, tax and gross totals by their full labels', () => {
+		const totals = extract(invoice, 'Gesamtbetrag Netto:     554,55 €\nGesamtbetrag Steuer:    100,83 €\nGesamtbetrag Brutto:    655,38 €', 'de');
+		expect([value(totals, 'subtotal'), value(totals, 'tax_amount'), value(totals, 'total')]).toEqual([554.55, 100.83, 655.38]);
+		const english = extract(invoice, 'Total amount (net):    20.549,00 €\nTotal tax amount:       3.904,31 €\nTotal amount (gross):  24.453,31 €');
+		expect([value(english, 'subtotal'), value(english, 'tax_amount'), value(english, 'total')]).toEqual([20549, 3904.31, 24453.31]);
 	});
 });

@@ -51,6 +51,19 @@ export function qpdfPages(path: string): { pages: number | undefined; clean: boo
 	return { pages: run.status === 0 || run.status === 3 ? pages : undefined, clean: run.status === 0 };
 }
 
+/**
+ * What qpdf --check warns of in a file, without where (offsets, object numbers): a part of a file
+ * split as it is may carry the file's own quirks (two e-invoices of the corpus have deflate data
+ * with bytes after its end: "input stream is complete but output may still be valid"), no other.
+ */
+export function qpdfWarnings(bytes: Uint8Array): Set<string> {
+	return withTemporaryFile(bytes, (path) => {
+		const check = spawnSync('qpdf', ['--check', path], { encoding: 'utf8' });
+		const lines = `${check.stdout}${check.stderr}`.split('\n').filter((line) => line.startsWith('WARNING: '));
+		return new Set(lines.map((line) => line.replace(/^WARNING: [^:]*(?:\(offset \d+\))?: /, '').replace(/\d+/g, 'N')));
+	});
+}
+
 /** qpdf --requires-password: exit 0 = a password is needed, 3 = encrypted but opens without one, 2 = not encrypted. */
 export function qpdfRequiresPassword(path: string): boolean {
 	return spawnSync('qpdf', ['--requires-password', path]).status === 0;

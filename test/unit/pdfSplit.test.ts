@@ -17,7 +17,7 @@ import { readPdfText } from '../../sandbox/src/extraction/pdf-text';
 import { CRAFTED, PdfLayout } from '../fixtures/craftedPdfs';
 import { manyPagesPdf } from '../fixtures/documents/special-files';
 import { loadFixture } from '../fixtures/index';
-import { CORPUS_DIR, CORPUS_MISSING_MESSAGE, corpusPdfs, QPDF_AVAILABLE, QPDF_MISSING_MESSAGE, qpdfEncrypt, qpdfPages, readCorpusFile, withTemporaryFile } from '../harness/corpus';
+import { CORPUS_DIR, CORPUS_MISSING_MESSAGE, corpusPdfs, QPDF_AVAILABLE, QPDF_MISSING_MESSAGE, qpdfEncrypt, qpdfPages, qpdfWarnings, readCorpusFile, withTemporaryFile } from '../harness/corpus';
 import { skipNotice } from '../harness/skipNotice';
 
 /** Refusals of hostile files: generous for a loaded 2-core machine (they take milliseconds). */
@@ -65,6 +65,17 @@ function expectQpdfValid(part: Uint8Array, pages: number, label: string): void {
 		expect(check.status, `${label}: ${check.stdout}${check.stderr}`).toBe(0);
 		expect(qpdfPages(path), label).toEqual({ pages, clean: true });
 	});
+}
+
+/**
+ * A part of a real-world file is as sound as the file: clean when it is, and otherwise warned of
+ * only what qpdf warns of in the file itself (`inOriginal`) (its streams are copied as they are, quirks included:
+ * two e-invoices of the corpus have deflate data with bytes after its end).
+ */
+function expectQpdfAsSound(inOriginal: Set<string>, part: Uint8Array, pages: number, label: string): void {
+	if (inOriginal.size === 0) return expectQpdfValid(part, pages, label);
+	withTemporaryFile(part, (path) => expect(qpdfPages(path).pages, label).toBe(pages));
+	for (const warning of qpdfWarnings(part)) expect(inOriginal, `${label}: ${warning}`).toContain(warning);
 }
 
 /** `bytes` rewritten by qpdf with `options` (object streams, linearized...). */
@@ -612,9 +623,10 @@ describe.skipIf(!CORPUS_DIR)('the real-world corpus in up to 12 parts each: ever
 		}
 		expect(CORPUS_REFUSALS[name]).toBeUndefined();
 		expect(outcome).toHaveLength(groups.length);
+		const inOriginal = QPDF_AVAILABLE ? qpdfWarnings(original) : new Set<string>();
 		for (const [i, part] of outcome.entries()) {
 			await expectReadable(part, groups[i].length);
-			if (QPDF_AVAILABLE) expectQpdfValid(part, groups[i].length, `part ${i + 1}`);
+			if (QPDF_AVAILABLE) expectQpdfAsSound(inOriginal, part, groups[i].length, `part ${i + 1}`);
 		}
 	});
 });

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shrinkPhoto } from '../../nodes/shared/images/shrink';
 import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
 import { runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { roomyAccount, uploadsOf as uploadsIn } from '../harness/sandboxAccounts';
 import { largeJpeg, type DocumentPhoto } from '../harness/largePhotos';
 import { startSandbox, type Sandbox } from '../../sandbox/src';
 import { expectPairedItems } from './actionNode.support';
@@ -51,11 +52,8 @@ afterAll(async () => {
 	await sandbox?.stop();
 });
 
-function newAccount(): { accountId: string; cred: TestCredential } {
-	const account = sandbox.accounts.create({ monthlyPages: 1000, rateLimitPerMinute: 600 });
-	return { accountId: account.id, cred: { apiKey: account.keys[0], baseUrl: sandbox.baseUrl } };
-}
-const uploadsOf = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId);
+const newAccount = () => roomyAccount(sandbox);
+const uploadsOf = (accountId: string) => uploadsIn(sandbox, accountId);
 
 function run(cred: TestCredential, parameters: INodeParameters, input: INodeExecutionData[], continueOnFail = false): Promise<RunResult> {
 	return runNode({

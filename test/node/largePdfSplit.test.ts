@@ -20,6 +20,7 @@ import { MAX_FILE_BYTES, MAX_PDF_BYTES_TO_SPLIT } from '../../nodes/shared/limit
 import { splitPdf } from '../../nodes/shared/preflight/pdf/split';
 import { qpdfPages, withTemporaryFile } from '../harness/corpus';
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { roomyAccount, uploadsOf as uploadsIn } from '../harness/sandboxAccounts';
 import { largeJpeg } from '../harness/largePhotos';
 import { scannerBatch, scannerBatchMissing } from '../harness/scannerBatch';
 import { skipNotice } from '../harness/skipNotice';
@@ -76,11 +77,8 @@ describe.skipIf(missing !== undefined)('a PDF over 4.4 MB with Split PDFs', () =
 	}, 120_000);
 	afterAll(async () => await sandbox?.stop());
 
-	function newAccount(): { accountId: string; cred: TestCredential } {
-		const account = sandbox.accounts.create({ monthlyPages: 1000, rateLimitPerMinute: 600 });
-		return { accountId: account.id, cred: { apiKey: account.keys[0], baseUrl: sandbox.baseUrl } };
-	}
-	const uploadsOf = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId);
+	const newAccount = () => roomyAccount(sandbox);
+	const uploadsOf = (accountId: string) => uploadsIn(sandbox, accountId);
 
 	function run(cred: TestCredential, options: INodeParameters, input: INodeExecutionData[], continueOnFail = false): Promise<RunResult> {
 		return runNode({

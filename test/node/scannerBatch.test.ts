@@ -12,6 +12,7 @@ import type { IDataObject, INodeExecutionData, INodeParameters } from 'n8n-workf
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { roomyAccount, uploadsOf as uploadsIn } from '../harness/sandboxAccounts';
 import { qpdfPages, withTemporaryFile } from '../harness/corpus';
 import { scannerBatch, scannerBatchMissing, type ScannerBatch } from '../harness/scannerBatch';
 import { skipNotice } from '../harness/skipNotice';
@@ -84,12 +85,9 @@ describe.skipIf(missing !== undefined)('a scanner batch of 12 real invoices, spl
 		await sandbox?.stop();
 	});
 
-	function newAccount(): { accountId: string; cred: TestCredential } {
-		const account = sandbox.accounts.create({ monthlyPages: 1000, rateLimitPerMinute: 600 });
-		return { accountId: account.id, cred: { apiKey: account.keys[0], baseUrl: proxy.url } };
-	}
+	const newAccount = () => roomyAccount(sandbox, proxy.url);
 
-	const uploadsOf = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId);
+	const uploadsOf = (accountId: string) => uploadsIn(sandbox, accountId);
 
 	function run(cred: TestCredential, options: INodeParameters, waitForResult: boolean, workflowId: string): Promise<RunResult> {
 		return runNode({

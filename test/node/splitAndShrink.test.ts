@@ -15,6 +15,7 @@ import { encodeJpeg } from '../../nodes/shared/images/jpegEncode';
 import { shrinkPhoto } from '../../nodes/shared/images/shrink';
 import { MAX_FILE_BYTES, RECOMMENDED_IMAGE_LONG_SIDE_PX } from '../../nodes/shared/limits';
 import { binaryItem, runNode, type RunResult, type TestCredential } from '../harness/engine';
+import { roomyAccount, uploadsOf as uploadsIn } from '../harness/sandboxAccounts';
 import { largeJpeg, largePng, type DocumentPhoto } from '../harness/largePhotos';
 import { LIBJPEG, djpeg } from '../harness/libjpeg';
 import { loadFixture, type FixtureName } from '../fixtures';
@@ -28,13 +29,10 @@ beforeAll(async () => {
 });
 afterAll(async () => await sandbox?.stop());
 
-function newAccount(): { accountId: string; cred: TestCredential } {
-	const account = sandbox.accounts.create({ monthlyPages: 1000, rateLimitPerMinute: 600 });
-	return { accountId: account.id, cred: { apiKey: account.keys[0], baseUrl: sandbox.baseUrl } };
-}
+const newAccount = () => roomyAccount(sandbox);
 
 /** The files the sandbox received from this account, in order. */
-const uploadsOf = (accountId: string) => sandbox.stats().uploads.filter((upload) => upload.accountId === accountId);
+const uploadsOf = (accountId: string) => uploadsIn(sandbox, accountId);
 
 function run(cred: TestCredential, options: INodeParameters, input: INodeExecutionData[], extra: { continueOnFail?: boolean; workflowId?: string; output?: string; waitForResult?: boolean } = {}): Promise<RunResult> {
 	const parameters: INodeParameters = { resource: 'document', operation: 'extract', waitForResult: extra.waitForResult ?? true, output: extra.output ?? 'fields', options };

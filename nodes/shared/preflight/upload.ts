@@ -199,15 +199,15 @@ function claimedKind(fileName: string | undefined, declaredMimeType: string | un
 
 function tooLarge(size: number, kind: UploadKind, split: boolean): PreflightProblem {
 	const [actual, limit] = megabytesApart(size, MAX_FILE_BYTES);
+	const compress = 'Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size")';
 	if (kind === 'pdf' && size > MAX_PDF_BYTES_TO_SPLIT) {
 		return problem(
 			'FILE_TOO_LARGE',
 			`The file is ${formatMegabytes(size)} MB; the service accepts files up to about ${limit} MB, and Split PDFs reads PDFs up to ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB`,
-			'Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size"), or split it into smaller PDFs with a PDF program.',
+			`${compress}, or split it into smaller PDFs with a PDF program.`,
 		);
 	}
 	if (kind === 'pdf') {
-		const compress = 'Compress the PDF (for example scan at 150-200 dpi, or save with "reduced size")';
 		const fix = split
 			? `It is sent whole, as it gives one part. ${compress}, or split it into parts of fewer pages (each part is sent only if it is at most ${limit} MB).`
 			: `${compress}, or set Options → Split PDFs (Every Page, Every N Pages or Page Ranges): PDFs up to ${formatMegabytes(MAX_PDF_BYTES_TO_SPLIT, 0)} MB are read and split, and each part of at most ${limit} MB is sent as its own document.`;

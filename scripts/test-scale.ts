@@ -22,7 +22,7 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 
 import { startSandbox } from '../sandbox/src';
-import { documentOutcomes, keyWindows, scaleChecks, scaleFigures, type Check, type SentDocument } from '../test/scale/checks';
+import { documentOutcomes, keyWindows, pendingReads, scaleChecks, scaleFigures, type Check, type SentDocument } from '../test/scale/checks';
 import { startCollector } from '../test/scale/collector';
 import { CRASH_DETECTION_ENV, crashAndRecover, type CrashReport } from '../test/scale/crash';
 import { scaleBatch } from '../test/scale/documents';
@@ -30,7 +30,7 @@ import { sendDuplicates } from '../test/scale/duplicates';
 import { sendMetAgain } from '../test/scale/metAgain';
 import { sendSameInvoice } from '../test/scale/sameInvoice';
 import { runBatches, type Batch, type BatchRun } from '../test/scale/driver';
-import { checksList, figuresTable, keyWindowsLine, summaryLine, workerActivity, workersTable } from '../test/scale/report';
+import { checksList, figuresTable, keyWindowsLine, pendingReadsLine, summaryLine, workerActivity, workersTable } from '../test/scale/report';
 import { FINISH_STORED, SCALE_CREDENTIAL, SCALE_MODES, WEBHOOK_PATHS, WORKFLOW_IDS, finishStoredWorkflow, scaleWorkflow } from '../test/scale/workflows';
 import { cleanUp, cleanUpOnSignals, onCleanup } from './n8n/cleanup';
 import { buildAndPack } from './n8n/packageTarball';
@@ -191,6 +191,7 @@ async function main(): Promise<() => void> {
 		console.log('');
 		console.log(figuresTable(figures, crash, loadDocuments.length, options.crash));
 		console.log(keyWindowsLine(keyWindows(stats)));
+		console.log(pendingReadsLine(pendingReads(stats)));
 		console.log('');
 		console.log(checksList(checks));
 		console.log('');

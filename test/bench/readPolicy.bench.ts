@@ -33,6 +33,8 @@ interface Scenario {
 	batch: number;
 	lanes: number;
 	requestsPerMinute: number;
+	/** n8n processes on the key (queue-mode workers), each with its own budget and estimator; the lanes are shared out among them. */
+	workers?: number;
 	/** The service's timing, when not the sandbox's realistic one. */
 	timing?: TimingConfig;
 }
@@ -42,6 +44,8 @@ const SCENARIOS: Scenario[] = [
 	{ key: 'batch', title: '60 documents, batches of 10, free plan', docs: 60, batch: 10, lanes: 1, requestsPerMinute: 60 },
 	{ key: 'paid', title: '60 documents, batches of 10, paid plan', docs: 60, batch: 10, lanes: 1, requestsPerMinute: 120 },
 	{ key: 'shared', title: '60 documents, two loops at once on one free-plan key', docs: 60, batch: 10, lanes: 2, requestsPerMinute: 60 },
+	// What `npm run test:scale` runs: 2 workers, 4 executions at once, batches of 8, the key the bottleneck.
+	{ key: 'queue', title: '160 documents, 2 workers x 2 loops on one free-plan key', docs: 160, batch: 8, lanes: 4, requestsPerMinute: 60, workers: 2 },
 ];
 
 const { queuedMs, baseMs, perPageMs } = REALISTIC_TIMING;
@@ -59,6 +63,8 @@ const PAUSE_BETWEEN_RUNS_MS = 2_000;
 
 interface Figures {
 	requests: number;
+	/** Reads that found the document not done yet. */
+	pendingReads: number;
 	http429: number;
 	wallMs: number;
 	/** From each document's completion to the read that saw it. */
@@ -96,29 +102,34 @@ async function simulate(scenario: Scenario, pageMix: number[], seed: number, rea
 	const timing = scenario.timing ?? REALISTIC_TIMING;
 	const clock = new FakeClock(1_700_000_040_000 + Math.floor(seededRandom(seed)() * 60_000));
 	const server = new FakeRateServer(clock, scenario.requestsPerMinute);
-	const budget = new RateBudget(clock);
-	// One per key, as the nodes share it per key in one n8n process.
-	const estimator = new CompletionEstimator();
+	// One budget and one estimator per key in each n8n process, as the nodes share them.
+	const processes = Array.from({ length: scenario.workers ?? 1 }, () => ({ budget: new RateBudget(clock), estimator: new CompletionEstimator() }));
 	const finishAt = new Map<string, number>();
 	const delaysMs: number[] = [];
 	let requests = 0;
 	let uploaded = 0;
-	const send = (onArrival: () => void) => sendThroughBudget(clock, budget, server, { latencyMs: LATENCY_MS, onArrival: () => (requests++, onArrival()) });
+	let pendingReads = 0;
+	const sender = (budget: RateBudget) => (onArrival: () => void) =>
+		sendThroughBudget(clock, budget, server, { latencyMs: LATENCY_MS, onArrival: () => (requests++, onArrival()) });
 
-	const readResult = async (resultId: string): Promise<Result> => {
+	const resultReader = (send: ReturnType<typeof sender>) => async (resultId: string): Promise<Result> => {
 		let status = 'processing';
 		await send(() => (status = clock.now() >= finishAt.get(resultId)! ? 'done' : 'processing'));
+		if (status !== 'done') pendingReads += 1;
 		return { result_id: resultId, status };
 	};
 
 	// The read arrives half a round trip after it is sent; the next is sent 2 s after the answer, as the node does.
-	const readAtBestTimes = async (target: PollTarget) => {
+	const readAtBestTimes = async (readResult: ReturnType<typeof resultReader>, target: PollTarget) => {
 		const gapMs = MIN_RESULT_READ_INTERVAL_MS + LATENCY_MS;
 		await clock.wait(target.queuedAt! + bestFirstReadMs(timing, target.pages!, gapMs) - LATENCY_MS / 2 - clock.now());
 		while ((await readResult(target.resultId)).status !== 'done') await clock.wait(MIN_RESULT_READ_INTERVAL_MS);
 	};
 
-	const loop = async (documents: number) => {
+	const loop = async (documents: number, lane: number) => {
+		const { budget, estimator } = processes[lane % processes.length];
+		const send = sender(budget);
+		const readResult = resultReader(send);
 		for (let sent = 0; sent < documents; sent += scenario.batch) {
 			const targets: PollTarget[] = [];
 			for (let i = 0; i < Math.min(scenario.batch, documents - sent); i++) {
@@ -131,15 +142,15 @@ async function simulate(scenario: Scenario, pageMix: number[], seed: number, rea
 			}
 			const onOutcome = (target: PollTarget) => void delaysMs.push(clock.now() - finishAt.get(target.resultId)!);
 			if (reader === 'policy') await pollResults(targets, { timeoutMs: 600_000, onOutcome }, { readResult, budget, now: clock.now, wait: clock.wait, estimator });
-			else await Promise.all(targets.map((target) => readAtBestTimes(target).then(() => onOutcome(target))));
+			else await Promise.all(targets.map((target) => readAtBestTimes(readResult, target).then(() => onOutcome(target))));
 			if (scenario.batch === 1) await clock.wait(PAUSE_BETWEEN_RUNS_MS);
 		}
 	};
 
 	const start = clock.now();
 	const perLane = Math.ceil(scenario.docs / scenario.lanes);
-	await clock.run(Promise.all(Array.from({ length: scenario.lanes }, () => loop(perLane))));
-	return { requests, http429: server.http429, wallMs: clock.now() - start, delaysMs };
+	await clock.run(Promise.all(Array.from({ length: scenario.lanes }, (_, lane) => loop(perLane, lane))));
+	return { requests, pendingReads, http429: server.http429, wallMs: clock.now() - start, delaysMs };
 }
 
 async function main(): Promise<void> {
@@ -149,7 +160,7 @@ async function main(): Promise<void> {
 	const pageMix = (await benchDocuments(6)).map((document) => document.pages);
 
 	console.log(`Read policy in simulated time: sandbox timing, pages ${pageMix.join(',')}, ${seeds} seeds per scenario\n`);
-	const rows: string[][] = [['scenario', 'requests/doc', 'HTTP 429', 'docs/min (bound)', 'delay p50 (s)', 'delay p95 (s)']];
+	const rows: string[][] = [['scenario', 'requests/doc', 'pending reads/doc', 'HTTP 429', 'docs/min (bound)', 'delay p50 (s)', 'delay p95 (s)']];
 	const withReference = (scenario: Scenario) => [
 		[scenario, 'policy'] as const,
 		[{ ...scenario, title: '  the same, read by a reference that knows the timing model' }, 'best-under-2s-rule'] as const,
@@ -163,6 +174,7 @@ async function main(): Promise<void> {
 		rows.push([
 			scenario.title,
 			(runs.reduce((sum, run) => sum + run.requests, 0) / (seeds * scenario.docs)).toFixed(2),
+			(runs.reduce((sum, run) => sum + run.pendingReads, 0) / (seeds * scenario.docs)).toFixed(3),
 			String(runs.reduce((sum, run) => sum + run.http429, 0)),
 			scenario.key === 'single' ? '-' : `${docsPerMinute.toFixed(1)} (${bound})`,
 			quantile(delays, 0.5).toFixed(2),

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 
 import { emptyStats } from '../../sandbox/src/stats';
 import type { SandboxStats } from '../../sandbox/src';
-import { documentOutcomes, keyWindows, scaleChecks, scaleFigures, throughput, type SentDocument } from './checks';
+import { documentOutcomes, keyWindows, pendingReads, scaleChecks, scaleFigures, throughput, type SentDocument } from './checks';
 import type { CollectedItem } from './collector';
 
 /** The scale suite's checks on hand-made records: each must fail when its rule is broken. */
@@ -105,8 +105,17 @@ describe('the key\'s windows', () => {
 		stats.uploads.push({ ...stats.uploads[0], at: 61_500, resultId: null, status: 429 });
 
 		expect(keyWindows(stats)).toEqual([
-			{ startsAt: 0, requests: 6, idleAfterMs: 1500 },
-			{ startsAt: 61_500, requests: 1 },
+			{ startsAt: 0, requests: 6, pending: 0, idleAfterMs: 1500 },
+			{ startsAt: 61_500, requests: 1, pending: 0 },
 		]);
+	});
+
+	it('count the reads that came before their document was done', () => {
+		const stats = statsFor([doc(1), doc(2)], (i) => i * 1000);
+		const [first] = Object.values(stats.results);
+		first.reads.unshift(first.createdAt + 1000);
+
+		expect(keyWindows(stats).map((window) => window.pending)).toEqual([1]);
+		expect(pendingReads(stats)).toEqual([expect.objectContaining({ pages: first.pages, readAfterMs: 1000, first: true })]);
 	});
 });

@@ -135,6 +135,8 @@ export interface KeyWindow {
 	startsAt: number;
 	/** Uploads and result reads in it (other calls are not timed by the sandbox). */
 	requests: number;
+	/** Of those, reads that found their document still queued or processing. */
+	pending: number;
 	/** From its end to the request that opened the next window; undefined for the last. */
 	idleAfterMs?: number;
 }
@@ -145,18 +147,47 @@ export interface KeyWindow {
  * idle time between windows is budget that waited for a window to end.
  */
 export function keyWindows(stats: SandboxStats, rateWindowMs = 60_000): KeyWindow[] {
-	const times = [...stats.uploads.map((upload) => upload.at), ...Object.values(stats.results).flatMap((result) => result.reads)].sort((a, b) => a - b);
+	const requests = [
+		...stats.uploads.map((upload) => ({ at: upload.at, pending: false })),
+		...Object.values(stats.results).flatMap((result) => result.reads.map((at) => ({ at, pending: isPending(result, at) }))),
+	].sort((a, b) => a.at - b.at);
 	const windows: KeyWindow[] = [];
-	for (const at of times) {
+	for (const { at, pending } of requests) {
 		const current = windows.at(-1);
 		if (current && at < current.startsAt + rateWindowMs) {
 			current.requests += 1;
+			if (pending) current.pending += 1;
 			continue;
 		}
 		if (current) current.idleAfterMs = at - (current.startsAt + rateWindowMs);
-		windows.push({ startsAt: at, requests: 1 });
+		windows.push({ startsAt: at, requests: 1, pending: pending ? 1 : 0 });
 	}
 	return windows;
+}
+
+/** A read that found its document still queued or processing: a request the key spent on nothing. */
+export interface PendingRead {
+	at: number;
+	pages: number;
+	/** Ms after the upload: when the read came, and when the document was done. */
+	readAfterMs: number;
+	doneAfterMs: number;
+	/** The document's first read (else a read again after one that found it pending). */
+	first: boolean;
+}
+
+export function pendingReads(stats: SandboxStats): PendingRead[] {
+	return Object.values(stats.results).flatMap((result) =>
+		result.reads
+			.map((at, index) => ({ at, index }))
+			.filter(({ at }) => isPending(result, at))
+			.map(({ at, index }) => ({ at, pages: result.pages, readAfterMs: at - result.createdAt, doneAfterMs: result.terminalAt! - result.createdAt, first: index === 0 })),
+	);
+}
+
+/** A read before the document's end (one that never ends, a fault, is not counted). */
+function isPending(result: SandboxStats['results'][string], at: number): boolean {
+	return result.terminalAt !== null && at < result.terminalAt;
 }
 
 /** The run's figures; `loadDocuments` are the ones the throughput is measured on. */

@@ -1,4 +1,4 @@
-import type { Check, KeyWindow, ScaleFigures } from './checks';
+import type { Check, KeyWindow, PendingRead, ScaleFigures } from './checks';
 import type { CollectedItem } from './collector';
 import type { CrashReport } from './crash';
 import type { BatchRun } from './driver';
@@ -77,6 +77,16 @@ export function summaryLine(workers: number, figures: ScaleFigures): string {
 
 /** The key's windows in order: requests counted, then the idle seconds before the next window opened. */
 export function keyWindowsLine(windows: KeyWindow[]): string {
-	const shown = windows.map((window) => `${window.requests}${window.idleAfterMs === undefined ? '' : ` +${(window.idleAfterMs / 1000).toFixed(1)} s`}`);
-	return `Key windows (uploads and reads in each minute, then idle until the next): ${shown.join(', ')}`;
+	const shown = windows.map(
+		(window) => `${window.requests}${window.pending > 0 ? ` (${window.pending} pending)` : ''}${window.idleAfterMs === undefined ? '' : ` +${(window.idleAfterMs / 1000).toFixed(1)} s`}`,
+	);
+	return `Key windows (uploads and reads in each minute, of them reads that found the document pending, then idle until the next): ${shown.join(', ')}`;
+}
+
+/** Each read that found its document pending: pages, first read or again, when it came and when the document was done (s after upload). */
+export function pendingReadsLine(reads: PendingRead[]): string {
+	const shown = [...reads]
+		.sort((a, b) => a.at - b.at)
+		.map((read) => `${read.pages}p ${read.first ? 'first' : 'again'} ${(read.readAfterMs / 1000).toFixed(1)}/${(read.doneAfterMs / 1000).toFixed(1)} s`);
+	return `Reads that found the document pending (pages, first read or again, read/done in s after upload): ${shown.length === 0 ? 'none' : shown.join(', ')}`;
 }

@@ -458,6 +458,29 @@ describe('pollResults', () => {
 		expect(await pendingReads(true)).toBe(0);
 	});
 
+	it('key nearly spent and shared with another worker: first reads wait until the documents are surely done', async () => {
+		// Queue mode with the key the bottleneck: 20 requests of the minute left, the other worker
+		// sending as many as this one. A read that finds a document pending takes a request the
+		// others' uploads wait for, so it is priced high: three one-page documents late (1.25x the
+		// typical 6.5 s) are each read once, at about 1.5x. Before, each was read at about 1.2x and
+		// found pending once.
+		const clock = new FakeClock(1_700_000_040_000);
+		const service = new FakeService(clock, 60);
+		for (let i = 0; i < 10; i++) {
+			await clock.run(sendThroughBudget(clock, service.budget, service.server));
+			service.server.handle();
+		}
+		for (let i = 0; i < 20; i++) service.server.handle();
+		await clock.run(sendThroughBudget(clock, service.budget, service.server));
+		const start = clock.now();
+		const targets = Array.from({ length: 3 }, (_, i) => service.add(`d-${i}`, { queuedAt: start, pages: 1, finishAt: start + 6_500 * 1.25 + 10 * i }));
+		await clock.run(poll(service, targets));
+		expect(service.server.http429).toBe(0);
+		const pendingReads = targets.reduce((sum, target) => sum + (service.reads.get(target.resultId) ?? []).filter((at) => at < service.docs.get(target.resultId)!.finishAt).length, 0);
+		expect(pendingReads).toBe(0);
+		expect(targets.every((target) => service.reads.get(target.resultId)?.length === 1)).toBe(true);
+	});
+
 	it('hears a read that answers while an outcome is still being handed on (no wake-up lost)', async () => {
 		// Two documents never done, 3 s to wait: both are first read at the last look (1 ms before the
 		// deadline). One answer comes at once: that document times out, and handing that on takes 5 s

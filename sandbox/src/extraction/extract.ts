@@ -355,10 +355,34 @@ function checkedIban(fields: FieldDefinition[], results: Map<FieldDefinition, Sc
 		const payer = seen.find((iban) => iban.valid && iban.payer);
 		if (payer && (current === undefined || current === payer.value)) {
 			results.set(field, { ...emptyResult([...result.raw_candidates, payer.line.text.trim()]), normalization_notes: `${payer.value}: the payer's account (direct debit or customer block), not the one to pay into` });
-		} else if (result.value !== null && result.confidence > INVALID_IBAN_CAP) {
-			results.set(field, adjust(result, INVALID_IBAN_CAP, 'no IBAN with valid check digits (mod 97) found'));
+		} else if (result.value !== null) {
+			results.set(field, shapedIban(result, seen));
 		}
 	}
+}
+
+/**
+ * Without a valid IBAN, the value read must at least have an IBAN's shape: cut where the IBAN ends
+ * (`DE37...6789,SWIFT/BIC: ...`), else one printed in the payment block, else none (`1234567`, an
+ * account number, is no IBAN). Its check digits fail, so it stays below the review threshold.
+ */
+function shapedIban(result: ScalarResult, seen: IbanSeen[]): ScalarResult {
+	const read = String(result.value);
+	const printed = findIbans(read).find((iban) => iban.index === 0);
+	const unchecked = 'no IBAN with valid check digits (mod 97) found';
+	if (printed) {
+		const cut = printed.value === read.replace(/\s+/gu, '').toUpperCase() ? result : { ...result, value: printed.value, normalization_notes: [result.normalization_notes, `cut to the IBAN's shape (read ${read})`].filter((note) => note !== '').join('; ') };
+		return cut.confidence > INVALID_IBAN_CAP ? adjust(cut, INVALID_IBAN_CAP, unchecked) : cut;
+	}
+	const inBlock = seen.find((iban) => iban.payee && !iban.payer);
+	if (!inBlock) return { ...emptyResult(result.raw_candidates), normalization_notes: `${read}: not shaped like an IBAN` };
+	return {
+		value: inBlock.value,
+		confidence: INVALID_IBAN_CAP,
+		source_fragment: inBlock.line.text.trim(),
+		raw_candidates: [...new Set([...result.raw_candidates, inBlock.line.text.trim()])],
+		normalization_notes: `${read}: not shaped like an IBAN; the IBAN in the payment block taken; ${unchecked}`,
+	};
 }
 
 /** The most an order number equal to the invoice number keeps: one of the two labels read the other's value. */

@@ -2,7 +2,7 @@ import { joinWrappedHeadings } from './heading-rows';
 import { findLabels, isLabelCell, LABEL_CONFIDENCE, type LabelMatch, type LabelSource } from './labels';
 import { fieldTypeOf, normalizeValue, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
 import { AMOUNT_NAMES, checkCandidate, isIdentifierField, REVIEW_THRESHOLD } from './plausibility';
-import { summaryTables, type SummaryTable } from './summary-table';
+import { SELF_CHECKING_ROW, summaryTables, type SummaryTable } from './summary-table';
 import { fold, overlap, type Cell, type TextLine } from './text-lines';
 import { DOCUMENT_KEYWORDS } from './vocabulary';
 import type { FieldDefinition, ScalarValue } from './types';
@@ -394,7 +394,7 @@ function withSummaryTables(field: FieldDefinition, candidates: Candidate[], tabl
 	if (found.length === 0) return candidates;
 	const inTables = (candidate: Candidate) => found.some(({ table }) => table.lines.has(candidate.line.index));
 	const fromTables = found.map(({ table, read }): Candidate => {
-		const notes = [`label '${read.heading}' (summary table heading), value under the label`, ...table.notes];
+		const notes = read.heading === SELF_CHECKING_ROW ? table.notes : [`label '${read.heading}' (summary table heading), value under the label`, ...table.notes];
 		return { label: read.heading, source: 'synonym', raw: read.cell.text, normalized: { value: read.value, text: read.cell.text, notes: [] }, confidence: table.confidence, line: read.line, column: read.cell.start, notes };
 	});
 	return [...candidates.filter((candidate) => !inTables(candidate)), ...fromTables];

@@ -171,7 +171,7 @@ function tableAt(position: number, lines: TextLine[], headings: Heading[], style
 	return { lines: new Set([lines[position].index, ...rows.map((row) => row.line.index)]), values, confidence, notes };
 }
 
-/** Every summary table of amounts in the document. */
+/** Every summary table of amounts in the document, then the one row whose own arithmetic names its amounts. */
 export function summaryTables(lines: TextLine[], style: DocumentStyle): SummaryTable[] {
 	const tables: SummaryTable[] = [];
 	lines.forEach((line, position) => {
@@ -179,5 +179,77 @@ export function summaryTables(lines: TextLine[], style: DocumentStyle): SummaryT
 		const table = headings && tableAt(position, lines, headings, style);
 		if (table && Object.keys(table.values).length > 0) tables.push(table);
 	});
-	return tables;
+	const read = new Set(tables.flatMap((table) => [...table.lines]));
+	const row = selfCheckingRow(lines.filter((line) => !read.has(line.index)), style);
+	return row ? [...tables, row] : tables;
+}
+
+/** The heading given to the amounts of a row read by its own arithmetic (it has none the reader knows). */
+export const SELF_CHECKING_ROW = 'amounts that add up';
+
+/** A rate a row may carry: `21 %`, `21,00%`, or a bare number up to 100 (`VAT  21.00  522.31 ...`). */
+function rateOf(text: string, style: DocumentStyle): number | undefined {
+	const percent = /^(\d{1,2}(?:[.,]\d{1,2})?)\s*%$/u.exec(text.trim());
+	const value = percent ? Number(percent[1].replace(',', '.')) : amountOf(text, style);
+	return value !== undefined && value > 0 && value < 100 ? value : undefined;
+}
+
+/** Net, tax and gross in one line: net + tax = gross and tax = rate x net, for a rate in the same line. */
+function tripleOf(line: TextLine, style: DocumentStyle): { subtotal: Cell; tax: Cell; total: Cell; values: [number, number, number] } | undefined {
+	const cells = line.cells.map((cell) => ({ cell, amount: amountOf(cell.text, style), rate: rateOf(cell.text, style) }));
+	const amounts = cells.filter((entry) => entry.amount !== undefined);
+	for (const gross of amounts)
+		for (const net of amounts)
+			for (const tax of amounts) {
+				if (new Set([gross, net, tax]).size < 3 || !(tax.amount! < net.amount!) || !agrees(net.amount! + tax.amount!, gross.amount!)) continue;
+				const rated = cells.some((entry) => entry !== gross && entry !== net && entry !== tax && entry.rate !== undefined && Math.abs(roundMoney((net.amount! * entry.rate) / 100) - tax.amount!) <= 0.02);
+				if (rated) return { subtotal: net.cell, tax: tax.cell, total: gross.cell, values: [net.amount!, tax.amount!, gross.amount!] };
+			}
+	return undefined;
+}
+
+type Triple = NonNullable<ReturnType<typeof tripleOf>>;
+
+/**
+ * Under several rows that each add up with their rate (one per VAT rate), the row right after them
+ * whose three amounts are their sums (`1153.34  239.66  1393.00` under `6.00 16.98 1.02 18.00` and
+ * `21.00 1136.36 238.64 1375.00`).
+ */
+function sumRow(lines: TextLine[], rows: Array<Triple & { line: TextLine }>, style: DocumentStyle): (Triple & { line: TextLine; note: string }) | undefined {
+	const last = rows.at(-1)!.line;
+	const sums = [0, 1, 2].map((at) => roundMoney(rows.reduce((sum, row) => sum + row.values[at], 0)));
+	const after = lines.filter((line) => line.page === last.page && line.index > last.index && line.cells.length > 0).slice(0, 2);
+	for (const line of after) {
+		const cells = line.cells.map((cell) => ({ cell, amount: amountOf(cell.text, style) }));
+		const found = sums.map((sum) => cells.find((entry) => entry.amount !== undefined && agrees(entry.amount, sum))?.cell);
+		if (found.every((cell) => cell !== undefined) && new Set(found).size === 3)
+			return { line, subtotal: found[0]!, tax: found[1]!, total: found[2]!, values: sums as [number, number, number], note: `no headings; the sums of the ${rows.length} rows above, each of which adds up with its rate` };
+	}
+	return undefined;
+}
+
+/**
+ * A totals row printed without headings the reader knows (`VAT  21.00  522.31  109.69  632.00
+ * EUR` under `TAX:  % Base amount:  Tax amount: ...`): amounts that add up, net + tax = gross, with
+ * the rate in the same row giving tax = rate x net. Two checks agree, so it is believed. Only
+ * when one such set of amounts is in the document, or when several (one row per VAT rate, or item
+ * rows with their own net, VAT and gross) are followed by the row of their sums.
+ */
+function selfCheckingRow(lines: TextLine[], style: DocumentStyle): SummaryTable | undefined {
+	const rows = lines.flatMap((line) => {
+		const triple = tripleOf(line, style);
+		return triple ? [{ line, ...triple }] : [];
+	});
+	const distinct = new Set(rows.map((row) => row.values.join('|')));
+	if (distinct.size === 0) return undefined;
+	const chosen = distinct.size === 1 ? { ...rows.at(-1)!, note: 'no headings; the row adds up (net + tax = gross) and its rate gives the tax' } : sumRow(lines, rows, style);
+	if (!chosen) return undefined;
+	const { line, subtotal, tax, total, values, note } = chosen;
+	const heading = SELF_CHECKING_ROW;
+	return {
+		lines: new Set([line.index]),
+		values: { subtotal: { value: values[0], heading, line, cell: subtotal }, tax: { value: values[1], heading, line, cell: tax }, total: { value: values[2], heading, line, cell: total } },
+		confidence: CONSISTENT,
+		notes: [note],
+	};
 }

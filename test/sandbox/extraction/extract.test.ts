@@ -272,6 +272,17 @@ describe('the IBAN to pay into', () => {
 		expect(ibanOf('IBAN: DE89 3704 0044 0532 0130 01').confidence).toBeLessThan(0.8);
 	});
 
+	it('returns only an IBAN\'s shape: cut where it ends, an IBAN of the payment block over an account number, else none', () => {
+		// Check digits that fail (test data, a misprint): the value is kept below 0.8, but never with what follows it.
+		const glued = ibanOf('Bank: IBAN: DE370800400123456789,SWIFT/BIC:DRESDEFF370(Commerzbank)');
+		expect(glued.value).toBe('DE370800400123456789');
+		expect(glued.confidence).toBeLessThan(0.8);
+		expect(ibanOf('Kontonummer: 1234567').value).toBeNull();
+		const account = ibanOf('Konto: 1234567\nBankverbindung\nIBAN GB99 NWBK 6016 1312 3456 78');
+		expect(account.value).toBe('GB99NWBK60161312345678');
+		expect(account.confidence).toBeLessThan(0.8);
+	});
+
 	it("does not take the payer's account a direct debit draws on", () => {
 		expect(ibanOf('Le montant sera prélevé sur votre compte IBAN FR14 2004 1010 0505 0001 3M02 606').value).toBeNull();
 		expect(ibanOf('Wird von Ihrem Konto abgebucht:\nIBAN DE89 3704 0044 0532 0130 00').value).toBeNull();

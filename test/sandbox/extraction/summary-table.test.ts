@@ -164,3 +164,31 @@ describe('a value under a row of headings', () => {
 		expect(read(data, 'order_number')[0]).toBe('4500012399-2024');
 	});
 });
+
+describe('a totals row read by its own arithmetic', () => {
+	const style = { decimalSeparator: '.' as const };
+	const taxTable = [
+		'TAX:               % Base amount:                      Tax amount:                     Total:                           Curr.:',
+		'     VAT      21.00                          522.31                           109.69                          632.00 EUR',
+	].join('\n');
+
+	it('takes net, tax and gross from a row that adds up and whose rate gives the tax, over the rate beside a VAT label', () => {
+		const data = extract(`INVOICE I/00000\nDas Company\n\n${taxTable}`);
+		expect(amounts(data)).toEqual([522.31, 109.69, 632]);
+		expect(lowest(data)).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it('needs the rate as well as the sum, and one such row only', () => {
+		expect(summaryTables(toLines(['Amounts   522.31   109.69   632.00']), style)).toHaveLength(0);
+		const perRate = ['VAT   19 %   100.00   19.00   119.00', 'VAT    7 %    50.00    3.50    53.50'].join('\n');
+		expect(summaryTables(toLines([perRate]), style)).toHaveLength(0);
+		expect(summaryTables(toLines([`${perRate.split('\n')[0]}\nTotal   19 %   100.00   19.00   119.00`]), style)).toHaveLength(1);
+	});
+
+	it('under one row per VAT rate, takes the row of their sums', () => {
+		const text = ['VAT   19 %   100.00   19.00   119.00', 'VAT    7 %    50.00    3.50    53.50', '             150.00   22.50   172.50 EUR'].join('\n');
+		const [table] = summaryTables(toLines([text]), style);
+		expect([table.values.subtotal?.value, table.values.tax?.value, table.values.total?.value]).toEqual([150, 22.5, 172.5]);
+		expect(summaryTables(toLines([text.replace('172.50', '173.50')]), style)).toHaveLength(0);
+	});
+});

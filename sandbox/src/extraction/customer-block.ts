@@ -1,5 +1,6 @@
 /**
- * The customer's (or delivery) block: a heading from CUSTOMER_BLOCK_LABELS and the lines under it.
+ * The customer's (or delivery) block: a heading from CUSTOMER_BLOCK_LABELS, or an addressee's title
+ * opening a postal address, and the lines under it.
  * The names, ids and accounts printed there are the customer's, not the supplier's.
  */
 import { labelPattern, overlap, type TextLine } from './text-lines';
@@ -36,6 +37,17 @@ function isCustomerHead(text: string): boolean {
 }
 
 /**
+ * A postal address opening with the addressee's title (`M DE LATTRE ALEXIS`, `Herrn Max Muster`,
+ * `Firma Muster GmbH`, `Mrs J. Smith`): the customer's, as the window of an envelope shows it.
+ */
+const ADDRESSEE_TITLES = new Set(['m', 'mr', 'mrs', 'ms', 'miss', 'mme', 'mlle', 'monsieur', 'madame', 'herr', 'herrn', 'frau', 'firma', 'sr', 'sra', 'dhr', 'mevr', 'sig', 'sig.ra']);
+
+function isAddresseeHead(text: string): boolean {
+	const head = /^(\S+?)\.?\s+(\p{Lu}[\p{L}'’.&\s-]*)$/u.exec(text.trim());
+	return head !== null && ADDRESSEE_TITLES.has(head[1].toLowerCase());
+}
+
+/**
  * The customer's blocks: each heading's column on its own line and on the lines under it, to the
  * next blank line (at most 6 lines), keyed by line index. A letterhead in another column of the
  * same lines stays outside.
@@ -45,7 +57,7 @@ export function customerBlocks(lines: TextLine[]): Map<number, ColumnRange[]> {
 	const add = (index: number, range: ColumnRange) => blocks.set(index, [...(blocks.get(index) ?? []), range]);
 	lines.forEach((line, position) => {
 		for (const cell of line.cells) {
-			if (!isCustomerHead(line.folded.slice(cell.start, cell.end))) continue;
+			if (!isCustomerHead(line.folded.slice(cell.start, cell.end)) && !isAddresseeHead(cell.text)) continue;
 			const range = { start: cell.start - BLOCK_LEFT, end: cell.start + BLOCK_WIDTH };
 			add(line.index, range);
 			for (let next = position + 1; next < lines.length && next <= position + BLOCK_LINES; next++) {

@@ -64,6 +64,15 @@ describe('the supplier found along one route stays below the review threshold', 
 		}
 	});
 
+	it("never takes a name from an address opened by the addressee's title, the envelope window's block", () => {
+		for (const title of ['M', 'Mme', 'Mr.', 'Mrs', 'Herrn', 'Frau', 'Firma', 'Monsieur']) {
+			const result = supplier('FACTURE', `N° de ligne   : 06 99 12 34 56          ${title} DE LATTRE ALEXIS`, '                                        ALEXINUX SARL', '                                        35 B RUE MONTGOLFIER', '', 'Total  10,00');
+			expect(result?.value, title).toBeUndefined();
+		}
+		// A name whose first word only looks like a title is still read.
+		expect(supplier('INVOICE', 'Missouri Tiling Ltd', '', 'Total  10.00')?.value).toBe('Missouri Tiling Ltd');
+	});
+
 	it('takes the payee, the account holder or the seller named on the document', () => {
 		expect(supplier('INVOICE', 'Total  10.00', 'Please make cheques payable to: Harbour Tiling Ltd')?.value).toBe('Harbour Tiling Ltd');
 		expect(supplier('RECHNUNG', 'Summe  10,00', 'Kontoinhaber: Muster Elektro GmbH', 'IBAN DE89 3704 0044 0532 0130 00')?.value).toBe('Muster Elektro GmbH');

@@ -218,6 +218,27 @@ function footerRepeat(heading: TextLine[], footer: TextLine[]): Candidate | unde
 	return undefined;
 }
 
+/**
+ * A letterhead line's name printed again in the footer (`Société Hôtelière du Pacano` atop the
+ * page and in its legal footer): two places agree, where the customer's name is printed once.
+ */
+function repeatedInFooter(heading: TextLine[], footer: TextLine[], skip: Set<number>): Candidate[] {
+	for (const line of heading) {
+		if (skip.has(line.index) || line.cells.length !== 1) continue;
+		const name = headingName(line.cells[0].text);
+		if (!name || /\d/u.test(name)) continue;
+		const again = footer.find((other) => !skip.has(other.index) && other.cells.some((cell) => sameName(cell.text, name)));
+		if (again) {
+			const note = 'a letterhead name the footer prints again';
+			return [
+				{ name, route: 'heading', line, base: FIRST_LINE, note },
+				{ name, route: 'footer', line: again, base: FIRST_LINE, note },
+			];
+		}
+	}
+	return [];
+}
+
 /** Lines that say who is paid: the name follows the words, or heads the next line. */
 const PAYEE = /^(?:(?:please\s+)?make\s+(?:all\s+)?(?:cheques?|checks?)\s+payable\s+to|(?:cheques?|checks?)\s+(?:are\s+)?payable\s+to|payable\s+to|(?:please\s+)?pay\s+to|remit(?:tance)?\s+to|payee|beneficiary(?:\s+name)?|zahlungsempfanger|beneficiaire|begunstigde|beneficiario)\b/iu;
 const HOLDER = /^(?:account\s+(?:name|holder)|a\/c\s+name|name\s+of\s+(?:the\s+)?account(?:\s+holder)?|kontoinhaber(?:in)?|titulaire(?:\s+du\s+compte)?|rekeninghouder|ten\s+name\s+van|t\.\s?n\.\s?v\.?|titular(?:\s+de\s+la\s+cuenta)?|titolare(?:\s+del\s+conto)?)\b/iu;
@@ -362,7 +383,7 @@ export function supplierCandidates(lines: TextLine[]): Candidate[] {
 	const first = firstHeadingName(heading, customer);
 	const repeat = footerRepeat(heading, footer);
 	const stated = statedNames(filled.filter((line) => !customer.has(line.index)));
-	return [...legal, ...(first ? [first] : []), ...(repeat ? [repeat] : []), ...stated, ...besideIds(footer, filled, customer)];
+	return [...legal, ...(first ? [first] : []), ...(repeat ? [repeat] : []), ...repeatedInFooter(heading, footer, customer), ...stated, ...besideIds(footer, filled, customer)];
 }
 
 /** Which route's name is preferred when support is equal: stated ones, then legal names. */

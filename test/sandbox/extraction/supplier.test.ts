@@ -103,6 +103,23 @@ describe('the same name found along two routes reaches the review threshold', ()
 		expect(result?.confidence).toBeGreaterThanOrEqual(0.85);
 	});
 
+	it('a letterhead name the footer prints again, over a legal name printed once (the customer\'s, without a label)', () => {
+		const result = supplier(
+			'PACANO                                                     FACTURE',
+			'Société Hôtelière du Pacano',
+			'2, rue de la Paix',
+			'75000 Paris',
+			'                                                   Securibox SARL',
+			'                                                   27, Rue de Bassano',
+			'Total TTC   1.368,84 €',
+			'',
+			'                    Société Hôtelière du Pacano',
+			'            2, rue de la Paix - 75000 Paris',
+		);
+		expect(result?.value).toBe('Société Hôtelière du Pacano');
+		expect(result?.confidence).toBeGreaterThanOrEqual(0.85);
+	});
+
 	it('the letterhead and the web domain, unless the domains name two organisations', () => {
 		const one = supplier('Fabrikam', '5 Main Street', 'INVOICE', 'www.fabrikam.com  ·  billing@fabrikam.com', 'Total  10.00');
 		expect(one?.value).toBe('Fabrikam');

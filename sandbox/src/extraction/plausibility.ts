@@ -242,6 +242,8 @@ export function isSentence(text: string): boolean {
 export function checkCandidate(field: FieldDefinition, source: LabelSource, raw: string, normalized: NormalizedValue, style: DocumentStyle, labelText = ''): CandidateCheck {
 	const type = fieldTypeOf(field);
 	if (source === 'percent') return { cost: 0, notes: [], keepLooking: false };
+	// `Zahlungsbedingungen:  Zahlungsmittel:` — the next label, not the value, whatever the field.
+	if (type === 'string' && /^[^\d]*:\s*$/u.test(raw.trim())) return { cost: 0, notes: [], keepLooking: false, reject: 'a label (ends with a colon), not a value' };
 	if (type === 'currency' || (type === 'number' && /amount|total|tax|price/.test(field.name))) return checkAmount(field, raw, normalized, style);
 	if (type === 'date') return checkDate(normalized);
 	if (isIdentifierField(field)) return checkIdentifier(raw, normalized);

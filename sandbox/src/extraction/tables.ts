@@ -516,8 +516,11 @@ function hasDescription(row: TableRow, itemFields: FieldDefinition[]): boolean {
 	return itemFields.some((field) => fieldTypeOf(field) === 'string' && typeof row[field.name] === 'string' && /\p{L}{3,}/u.test(row[field.name] as string));
 }
 
-/** Lines of a receipt's summary (tax, totals, payment), not items. */
-const SUMMARY_WORDS = /\b(?:vat|tax|total|subtotal|sub-total|net|mwst|ust|tva|iva|btw|summe|gesamt|totaal|totale|change|cash|card|tip|discount|rabatt|remise|balance|payment|paid|due)\b/iu;
+/**
+ * Lines of a summary (tax, totals, payment), not items; German compounds too (`Gesamtsumme`,
+ * `Zwischensumme`, `Rechnungsbetrag`, `Gezahlter Betrag`).
+ */
+const SUMMARY_WORDS = /\b(?:vat|tax|total|subtotal|sub-total|net|mwst|ust|tva|iva|btw|\p{L}*summe|gesamt\p{L}*|\p{L}*betrag|gezahlt\p{L}*|bezahlt|totaal|totale|change|cash|card|tip|discount|rabatt|remise|balance|payment|paid|due)\b/iu;
 
 /** A money amount with decimals at the end of a line (`BIBIM.OCTOPU  T1   $13.99`). */
 const TRAILING_AMOUNT = /(?:^|\s)(-?[$€£]?\s?-?\d{1,3}(?:[.,\s]\d{3})*[.,]\d{2}-?)\s*(?:[A-Z]{1,3})?$/u;

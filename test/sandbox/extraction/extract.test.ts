@@ -244,6 +244,15 @@ describe('user-created templates', () => {
 	});
 });
 
+describe('a label is never a value', () => {
+	it('refuses the next label as the value of any text field (`Zahlungsbedingungen:  Zahlungsmittel:`)', () => {
+		const text = ['RECHNUNG', 'Rechnungsnummer:   12345', 'Zahlungsbedingungen:     Zahlungsmittel:', 'Gesamtsumme   117,81'].join('\n');
+		const data = extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'de' }, { fileName: 'x.pdf', fileType: 'pdf' });
+		expect(fieldOf(data, 'payment_terms').value).toBeNull();
+		expect(fieldOf(data, 'invoice_number').value).toBe('12345');
+	});
+});
+
 describe('the IBAN to pay into', () => {
 	const invoiceTemplate = templateNamed('Invoice');
 	const ibanOf = (text: string, template = invoiceTemplate) => {

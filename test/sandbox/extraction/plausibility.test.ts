@@ -261,6 +261,9 @@ describe('confidence that means what it says (issue 44)', () => {
 		expect(field(data, 'total').value).toBe(117.81);
 		expect(field(data, 'subtotal').value).toBe(99);
 		expect(field(data, 'subtotal').confidence).toBeLessThan(0.8);
+		// Summary lines (`Gesamtsumme`, `Gezahlter Betrag`) are no items, so they cannot "check" the total.
+		expect(field(data, 'line_items').value ?? []).toEqual([]);
+		expect(field(data, 'total').normalization_notes).not.toMatch(/line items add up/);
 	});
 
 	it('reads totals printed among the rows of the line-item table, below 0.8 until checked', () => {

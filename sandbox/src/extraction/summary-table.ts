@@ -187,6 +187,9 @@ export function summaryTables(lines: TextLine[], style: DocumentStyle): SummaryT
 /** The heading given to the amounts of a row read by its own arithmetic (it has none the reader knows). */
 export const SELF_CHECKING_ROW = 'amounts that add up';
 
+/** The most amounts a row read by its own arithmetic may hold (net, tax, gross, and a few more). */
+const MAX_ROW_AMOUNTS = 8;
+
 /** A rate a row may carry: `21 %`, `21,00%`, or a bare number up to 100 (`VAT  21.00  522.31 ...`). */
 function rateOf(text: string, style: DocumentStyle): number | undefined {
 	const percent = /^(\d{1,2}(?:[.,]\d{1,2})?)\s*%$/u.exec(text.trim());
@@ -198,6 +201,8 @@ function rateOf(text: string, style: DocumentStyle): number | undefined {
 function tripleOf(line: TextLine, style: DocumentStyle): { subtotal: Cell; tax: Cell; total: Cell; values: [number, number, number] } | undefined {
 	const cells = line.cells.map((cell) => ({ cell, amount: amountOf(cell.text, style), rate: rateOf(cell.text, style) }));
 	const amounts = cells.filter((entry) => entry.amount !== undefined);
+	// A totals row holds a few amounts; the search below is cubic, so a long line of them is no totals row.
+	if (amounts.length > MAX_ROW_AMOUNTS) return undefined;
 	for (const gross of amounts)
 		for (const net of amounts)
 			for (const tax of amounts) {

@@ -185,6 +185,14 @@ describe('a totals row read by its own arithmetic', () => {
 		expect(summaryTables(toLines([`${perRate.split('\n')[0]}\nTotal   19 %   100.00   19.00   119.00`]), style)).toHaveLength(1);
 	});
 
+	it('judges a hostile line of thousands of amounts in linear time', () => {
+		// No two of them add up to a third, so a cubic search would try every triple.
+		const line = Array.from({ length: 1000 }, (_, i) => `${(i * 1000 + 0.01).toFixed(2)}`).join('   ');
+		const started = performance.now();
+		expect(summaryTables(toLines([line]), style)).toHaveLength(0);
+		expect(performance.now() - started).toBeLessThan(2000);
+	});
+
 	it('under one row per VAT rate, takes the row of their sums', () => {
 		const text = ['VAT   19 %   100.00   19.00   119.00', 'VAT    7 %    50.00    3.50    53.50', '             150.00   22.50   172.50 EUR'].join('\n');
 		const [table] = summaryTables(toLines([text]), style);

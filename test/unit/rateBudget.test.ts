@@ -202,6 +202,70 @@ describe('RateBudget', () => {
 	});
 });
 
+describe('requests in flight on a shared key', () => {
+	/** Workers with `lanes` requests each in flight at a time (concurrent executions), against the sandbox's limiter. */
+	async function shareOneKey(workerCount: number, lanes: number) {
+		const clock = new FakeClock();
+		const limiter = new RateLimiter(clock.now);
+		let seed = 7;
+		const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+		const latency = () => 25 + random() * 200;
+		const workers = Array.from({ length: workerCount }, () => new RateBudget(clock));
+		const start = clock.now();
+		let http429 = 0;
+		const lane = async (budget: RateBudget) => {
+			// Executions start as their triggers fire, within the first seconds.
+			await clock.wait(random() * 3_000);
+			for (let sent = 0; sent < 600 / workerCount / lanes; ) {
+				await budget.acquire(undefined, clock.wait);
+				await clock.wait(latency());
+				const decision = limiter.consume('key', 60);
+				await clock.wait(latency());
+				budget.observe(headersAsN8nGivesThem(RateLimiter.headers(decision)));
+				if (decision.allowed) sent += 1;
+				else {
+					http429 += 1;
+					budget.blockFor(decision.resetSeconds * 1000);
+				}
+			}
+		};
+		await clock.run(Promise.all(workers.flatMap((budget) => Array.from({ length: lanes }, () => lane(budget)))));
+		return { http429, minutes: (clock.now() - start) / 60_000 };
+	}
+
+	it('are capped at half a share of what the window has left, so workers with many waiting never spend the same last requests', async () => {
+		// Before the cap, in this order: 19, 85, 65 and 285 429s (10 lanes: n8n's default concurrency).
+		for (const [workerCount, lanes] of [[2, 10], [3, 10], [2, 30], [3, 30]]) {
+			const { http429, minutes } = await shareOneKey(workerCount, lanes);
+			expect({ workerCount, lanes, http429 }).toEqual({ workerCount, lanes, http429: 0 });
+			// 600 requests at 60 a minute: the cap costs little of the bound.
+			expect(minutes).toBeLessThan(11.2);
+		}
+	});
+
+	it('a caller waiting for an answer stops at once when its execution is cancelled', async () => {
+		const clock = new FakeClock();
+		const budget = new RateBudget(clock);
+		// 40 counted by the server, 1 of them ours: shared; 20 left, of which 4 may be in flight.
+		await acquireTimes(clock, budget, 1);
+		budget.observe(headers(60, 20, 40));
+		const sentAt = clock.now();
+		expect(await acquireTimes(clock, budget, 4)).toEqual([sentAt, sentAt, sentAt, sentAt]);
+		const controller = new AbortController();
+		const waiting = budget.acquire(controller.signal, clock.wait);
+		const outcome = waiting.then(
+			() => 'sent',
+			(error: unknown) => (error instanceof ExecutionCancelledError ? 'cancelled' : 'failed'),
+		);
+		await clock.run(clock.wait(1_000));
+		controller.abort();
+		expect(await clock.run(outcome)).toBe('cancelled');
+		// An answer frees a place at once.
+		budget.observe(headers(60, 15, 39));
+		expect(await acquireTimes(clock, budget, 1)).toEqual([clock.now()]);
+	});
+});
+
 describe('the margin on a shared key', () => {
 	it('grows with what the others send per request of ours: 3 beside one worker like this one, 4 beside two, 1 alone', async () => {
 		expect([sharedKeyMargin(0.1), sharedKeyMargin(1), sharedKeyMargin(2), sharedKeyMargin(100)]).toEqual([3, 3, 4, 9]);

@@ -1,4 +1,4 @@
-import { parseDate } from './normalize';
+import { fieldTypeOf, parseDate } from './normalize';
 import { fold, humanise, labelPattern, overlap, type Cell, type TextLine } from './text-lines';
 import type { FieldDefinition } from './types';
 import { DOCUMENT_KEYWORDS, FIELD_SYNONYMS, NUMBER_SIGNS, PERCENT_SYNONYMS, RELATED_SYNONYMS, TITLE_DATE_WORDS, TITLES_OF_NUMBER } from './vocabulary';
@@ -76,7 +76,9 @@ function labelsAt(fields: FieldDefinition[], text: string, offset: number, line:
 		for (const spec of labelsFor(field)) {
 			if (offset > 0 && spec.source === 'percent') continue;
 			if (spec.source === 'related' && !options.related) continue;
-			const length = spec.pattern.exec(text)?.[0].length ?? (spec.source === 'percent' ? undefined : (gluedSignLength(spec, text) ?? runTogetherLength(spec, text)));
+			const length =
+				spec.pattern.exec(text)?.[0].length ??
+				(spec.source === 'percent' ? undefined : (gluedSignLength(spec, text) ?? runTogetherLength(spec, text) ?? (isDateField(field) ? gluedDateLength(spec, text) : undefined)));
 			if (length !== undefined && (!best || offset + length > best.length)) best = { field, spec, line, cellIndex, length: offset + length, offset };
 		}
 		if (best) here.push(best);
@@ -94,6 +96,29 @@ function gluedSignLength(spec: LabelSpec, text: string): number | undefined {
 	if (!spec.text.endsWith('#') || sign < 0 || !/^[\p{L}\p{N}]/u.test(text.slice(sign + 1))) return undefined;
 	const length = spec.pattern.exec(`${text.slice(0, sign + 1)} ${text.slice(sign + 1)}`)?.[0].length;
 	return length === sign + 1 ? length : undefined;
+}
+
+function isDateField(field: FieldDefinition): boolean {
+	return fieldTypeOf(field) === 'date';
+}
+
+/** The date that starts `text` (after spaces, a colon or a dot), if one does. */
+function startsWithDate(text: string): boolean {
+	const rest = text.replace(/^[\s.:]*/u, '');
+	const date = parseDate(rest);
+	return date !== undefined && rest.startsWith(date.text);
+}
+
+/**
+ * A date's label printed against its date (`Due date16.09.2026`): the label's characters,
+ * undefined when the text does not start with the label and a date right after it.
+ */
+function gluedDateLength(spec: LabelSpec, text: string): number | undefined {
+	const glued = /\p{L}(?=\d)/u.exec(text);
+	if (!glued) return undefined;
+	const end = glued.index + 1;
+	const length = spec.pattern.exec(`${text.slice(0, end)} ${text.slice(end)}`)?.[0].length;
+	return length === end && startsWithDate(text.slice(end)) ? length : undefined;
 }
 
 /**
@@ -129,14 +154,25 @@ function runTogetherLength(spec: LabelSpec, text: string): number | undefined {
 	return undefined;
 }
 
-/** Where a label may start inside a cell after other text: a word followed, soon, by a colon. */
+/**
+ * Where a label may start inside a cell after other text: a word followed, soon, by a colon, or
+ * by a date (`Service date: 01.01.2026 - Due date16.09.2026`: the second label has no colon).
+ */
 function innerStarts(text: string): number[] {
 	const starts: number[] = [];
 	for (const word of text.matchAll(/(?<=\s)[\p{L}#]/gu)) {
 		const colon = text.indexOf(':', word.index);
-		if (colon > word.index && colon - word.index <= 40) starts.push(word.index);
+		const digit = text.slice(word.index).search(/\d/u);
+		if ((colon > word.index && colon - word.index <= 40) || (digit > 0 && digit <= 40)) starts.push(word.index);
 	}
 	return starts;
+}
+
+/** Labels of date fields starting at `start` inside a cell with their date right after them, colon or not. */
+function datedLabelsAt(fields: FieldDefinition[], cell: string, start: number, line: TextLine, cellIndex: number, options: FindOptions): LabelMatch[] {
+	const dateFields = fields.filter(isDateField);
+	if (dateFields.length === 0) return [];
+	return labelsAt(dateFields, cell.slice(start), start, line, cellIndex, options).filter((match) => match.spec.source !== 'percent' && startsWithDate(cell.slice(match.length)));
 }
 
 export interface FindOptions {
@@ -214,6 +250,7 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[], options
 			for (const start of innerStarts(rest)) {
 				if (start < taken) continue;
 				const inner = labelsAt(fields, rest.slice(start), start, line, cellIndex, options).filter((match) => /^[\s.]*[:#]/u.test(rest.slice(match.length)) && match.spec.source !== 'percent');
+				inner.push(...datedLabelsAt(fields, rest, start, line, cellIndex, options).filter((match) => !inner.some((other) => other.field === match.field)));
 				if (inner.length === 0) continue;
 				inCell.push(...inner);
 				taken = Math.max(...inner.map((match) => match.length));

@@ -244,6 +244,8 @@ export function checkCandidate(field: FieldDefinition, source: LabelSource, raw:
 	if (source === 'percent') return { cost: 0, notes: [], keepLooking: false };
 	// `Zahlungsbedingungen:  Zahlungsmittel:` — the next label, not the value, whatever the field.
 	if (type === 'string' && /^[^\d]*:\s*$/u.test(raw.trim())) return { cost: 0, notes: [], keepLooking: false, reject: 'a label (ends with a colon), not a value' };
+	// `Payment terms & bank details`, `Customer name / company`: the heading goes on, no value follows.
+	if (type === 'string' && /^[&/+]\s*\p{L}[^\d]*$/u.test(raw.trim())) return { cost: 0, notes: [], keepLooking: false, reject: 'the rest of a heading, not a value' };
 	if (type === 'currency' || (type === 'number' && /amount|total|tax|price/.test(field.name))) return checkAmount(field, raw, normalized, style);
 	if (type === 'date') return checkDate(normalized);
 	if (isIdentifierField(field)) return checkIdentifier(raw, normalized);

@@ -251,6 +251,21 @@ describe('a label is never a value', () => {
 		expect(fieldOf(data, 'payment_terms').value).toBeNull();
 		expect(fieldOf(data, 'invoice_number').value).toBe('12345');
 	});
+
+	it('refuses the rest of a heading as the value (`Payment terms & bank details`, `Customer name / company`)', () => {
+		const text = ['INVOICE', 'Invoice number:   12345', 'Customer name / company', 'Musterkunde GmbH', 'Payment terms & bank details', 'IBAN: DE89 3704 0044 0532 0130 00', 'Total   117.81'].join('\n');
+		const data = extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'en' }, { fileName: 'x.pdf', fileType: 'pdf' });
+		expect(fieldOf(data, 'payment_terms').value).toBeNull();
+		expect(fieldOf(data, 'customer_name').value).not.toBe('/ company');
+	});
+});
+
+describe('a date label', () => {
+	it('is read inside a cell and touching its date (`Service date: 01.01.2026 - Due date16.09.2026`)', () => {
+		const text = ['INVOICE', 'Invoice number:   12345', 'Invoice date:   01.09.2026', 'Service date: 01.01.2026 - Due date16.09.2026', 'Total   117.81'].join('\n');
+		const data = extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'en' }, { fileName: 'x.pdf', fileType: 'pdf' });
+		expect(fieldOf(data, 'due_date').value).toBe('2026-09-16');
+	});
 });
 
 describe('the IBAN to pay into', () => {

@@ -1,10 +1,10 @@
 import { CENT_TOLERANCE } from './checks';
-import { labelsFor, LABEL_CONFIDENCE } from './labels';
+import { labelsFor, LABEL_CONFIDENCE, type LabelSpec } from './labels';
 import { fieldTypeOf, normalizeValue, roundMoney, type DocumentStyle, type NormalizedValue } from './normalize';
 import { CURRENCY_CODES } from './normalize/currencies';
 import { editDistance, labelPattern, overlap, splitCells, type Cell, type TextLine } from './text-lines';
 import type { FieldDefinition, TableRow } from './types';
-import { TABLE_END_WORDS } from './vocabulary';
+import { OTHER_COLUMN_HEADINGS, TABLE_END_WORDS } from './vocabulary';
 
 export interface TableResult {
 	rows: TableRow[];
@@ -31,50 +31,67 @@ function round(value: number): number {
 	return Math.round(value * 100) / 100;
 }
 
-/** The column a header cell names: the whole cell must be one of the column's labels. */
-function columnOfHeaderCell(cell: Cell, folded: string, itemFields: FieldDefinition[], taken: Set<FieldDefinition>): { field: FieldDefinition; score: number } | undefined {
-	const text = folded.slice(cell.start, cell.end).replace(/[:\s]+$/u, '');
-	let best: { field: FieldDefinition; score: number } | undefined;
+type HeadingMatch = { field: FieldDefinition; score: number };
+
+/** The free field with the surest label `names` accepts, its label's confidence times `factor`. */
+function bestHeading(itemFields: FieldDefinition[], taken: Set<FieldDefinition>, factor: number, names: (spec: LabelSpec, field: FieldDefinition) => boolean): HeadingMatch | undefined {
+	let best: HeadingMatch | undefined;
 	for (const field of itemFields) {
 		if (taken.has(field)) continue;
 		for (const spec of labelsFor(field)) {
-			if (spec.source === 'percent') continue;
-			const match = spec.pattern.exec(text);
-			if (match && match[0].length === text.length && (!best || LABEL_CONFIDENCE[spec.source] > best.score)) {
-				best = { field, score: LABEL_CONFIDENCE[spec.source] };
-			}
-		}
-	}
-	if (best) return best;
-	// A header word OCR garbled or ran together (`eUANTITY`, `LISTPFICE`): the cell's letters
-	// within one edit of a label's (two for labels of 9 letters or more), labels of 5+ letters only.
-	const compact = text.replace(/[^\p{L}]+/gu, '');
-	if (compact.length < 5 || compact.length !== text.replace(/[\s.\-/]+/gu, '').length) return undefined;
-	for (const field of itemFields) {
-		if (taken.has(field)) continue;
-		for (const spec of labelsFor(field)) {
-			if (spec.source === 'percent') continue;
-			const label = spec.text.replace(/[^\p{L}]+/gu, '');
-			if (label.length < 5) continue;
-			const allowed = label.length >= 9 ? 2 : 1;
-			if (Math.abs(label.length - compact.length) > allowed || editDistance(compact, label) > allowed) continue;
-			const score = LABEL_CONFIDENCE[spec.source] * 0.9;
+			if (spec.source === 'percent' || !names(spec, field)) continue;
+			const score = LABEL_CONFIDENCE[spec.source] * factor;
 			if (!best || score > best.score) best = { field, score };
 		}
 	}
 	return best;
 }
 
+/** Whether `text` is all of one of the label's forms. */
+function isWholly(spec: LabelSpec, text: string): boolean {
+	return spec.pattern.exec(text)?.[0].length === text.length;
+}
+
+/** The column a header cell names: the whole cell one of the column's labels, else a near form of one. */
+function columnOfHeaderCell(cell: Cell, folded: string, itemFields: FieldDefinition[], taken: Set<FieldDefinition>): HeadingMatch | undefined {
+	const text = folded.slice(cell.start, cell.end).replace(/[:\s]+$/u, '');
+	// A text column headed by more words before its label of 6 letters or more (`Line item description`,
+	// `Item product`; not `Number item`, an item number).
+	const words = text.split(/\s+/u);
+	const endings = words.slice(1).map((_, start) => words.slice(start + 1).join(' '));
+	// Two headings in one cell, the second of a column the template does not ask for (`Menge Einheit`).
+	const beforeOtherHeading = (spec: LabelSpec): boolean => {
+		const length = spec.pattern.exec(text)?.[0].length;
+		return length !== undefined && OTHER_COLUMN_HEADINGS.has(text.slice(length).trim());
+	};
+	// A header word OCR garbled or ran together (`eUANTITY`, `LISTPFICE`): the cell's letters
+	// within one edit of a label's (two for labels of 9 letters or more), labels of 5+ letters only.
+	const compact = text.replace(/[^\p{L}]+/gu, '');
+	const lettersOnly = compact.length >= 5 && compact.length === text.replace(/[\s.\-/]+/gu, '').length;
+	const garbled = (spec: LabelSpec): boolean => {
+		const label = spec.text.replace(/[^\p{L}]+/gu, '');
+		const allowed = label.length >= 9 ? 2 : 1;
+		return lettersOnly && label.length >= 5 && Math.abs(label.length - compact.length) <= allowed && editDistance(compact, label) <= allowed;
+	};
+	return (
+		bestHeading(itemFields, taken, 1, (spec) => isWholly(spec, text)) ??
+		bestHeading(itemFields, taken, 0.9, (spec, field) => fieldTypeOf(field) === 'string' && spec.text.length >= 6 && endings.some((ending) => isWholly(spec, ending))) ??
+		bestHeading(itemFields, taken, 0.9, beforeOtherHeading) ??
+		bestHeading(itemFields, taken, 0.9, garbled)
+	);
+}
 
 /** The columns of a header line, or undefined when the line is not a header of this table. */
 function readHeader(line: TextLine, itemFields: FieldDefinition[]): { columns: Column[]; score: number } | undefined {
 	const taken = new Set<FieldDefinition>();
 	const columns: Column[] = [];
 	let score = 0;
+	let otherHeadings = 0;
 	for (const cell of line.cells) {
 		const column = columnOfHeaderCell(cell, line.folded, itemFields, taken);
 		if (!column) {
 			columns.push({ type: 'string', span: cell });
+			if (OTHER_COLUMN_HEADINGS.has(line.folded.slice(cell.start, cell.end).replace(/[:\s]+$/u, ''))) otherHeadings++;
 			continue;
 		}
 		taken.add(column.field);
@@ -82,8 +99,8 @@ function readHeader(line: TextLine, itemFields: FieldDefinition[]): { columns: C
 		score += column.score;
 	}
 	const named = taken.size;
-	// Most cells of a header are column names; a line of labelled values is not a header.
-	if (named < Math.min(2, itemFields.length) || named * 2 < line.cells.length) return undefined;
+	// Most cells of a header are column names (ours or other tables' headings); a line of labelled values is not a header.
+	if (named < Math.min(2, itemFields.length) || named * 2 < line.cells.length - otherHeadings) return undefined;
 	lastMoneyColumnIsAmount(line, columns, itemFields);
 	return { columns, score: score / columns.length };
 }
@@ -506,10 +523,36 @@ function appendContinuation(previous: TableRow, read: RowRead, itemFields: Field
 	return true;
 }
 
+function hasMoney(read: RowRead, style: DocumentStyle): boolean {
+	return [...read.textsByColumn].some(([column, text]) => column.type === 'currency' && moneyOf(text, style) !== undefined);
+}
+
+function isBareZero(row: TableRow): boolean {
+	const values = Object.values(row).filter((value) => value !== null);
+	return values.length === 1 && values[0] === 0;
+}
+
+function hasMoneyColumn(columns: Column[]): boolean {
+	return columns.some((column) => column.type === 'currency');
+}
+
+/**
+ * An item printed on several lines around its money line (its text above, again below with its
+ * EAN): a line repeating the item above adds nothing; one above a money line without text is held
+ * for it. Returns the text held, or 'an item' when the line is an item of its own (`Hosting  12`).
+ */
+function describeAround(read: RowRead, previous: TableRow | undefined, held: string | undefined, next: RowRead, itemFields: FieldDefinition[], style: DocumentStyle): string | undefined | 'an item' {
+	const description = descriptionField(itemFields);
+	const text = description ? read.row[description.name] : null;
+	if (!description || typeof text !== 'string' || !/\p{L}{3,}/u.test(text)) return 'an item';
+	if (previous && previous[description.name] === text) return held;
+	if (hasMoney(next, style) && next.row[description.name] === null) return held === undefined ? text : `${held} ${text}`;
+	return 'an item';
+}
+
 /** A row with a description and two values, or at least one amount of money (the rest OCR garbled). */
 function isFullRow(read: RowRead, itemFields: FieldDefinition[], style: DocumentStyle): boolean {
-	const hasMoney = [...read.textsByColumn].some(([column, text]) => column.type === 'currency' && moneyOf(text, style) !== undefined);
-	return (read.typedValues >= 2 || hasMoney) && hasDescription(read.row, itemFields);
+	return (read.typedValues >= 2 || hasMoney(read, style)) && hasDescription(read.row, itemFields);
 }
 
 function hasDescription(row: TableRow, itemFields: FieldDefinition[]): boolean {
@@ -728,6 +771,8 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 		const segmentStart = result.rows.length;
 		const segmentReads: RowRead[] = [];
 		let headerContinued = 0;
+		/** Text of a line without money, held for the item whose money line follows. */
+		let heldText: string | undefined;
 		for (index++; index < lines.length; index++) {
 			const line = lines[index];
 			if (line.page !== headerLine.page) break;
@@ -754,6 +799,21 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 				continue;
 			}
 			if (hasTypedColumns && (read.typedValues === 0 || losesMoneyShape(read, segmentReads, itemFields))) break;
+			// Under money columns, a line without money around a money line without text is that item's
+			// text with its article or EAN number (`GWDSTG-DIN976  0595810 25`), not an item.
+			if (hasMoneyColumn(header.columns) && !hasMoney(read, style)) {
+				const held = describeAround(read, previous, heldText, readRow(lines[index + 1] ?? line, header.columns, itemFields, style), itemFields, style);
+				if (held !== 'an item') {
+					heldText = held;
+					result.usedLines.add(line.index);
+					continue;
+				}
+			}
+			// `Surcharge/charge:  0,00 €` under the items: a zero and nothing else is no item.
+			if (isBareZero(read.row)) continue;
+			const description = descriptionField(itemFields);
+			if (description && heldText !== undefined && read.row[description.name] === null) read.row[description.name] = heldText;
+			heldText = undefined;
 			result.rows.push(read.row);
 			segmentReads.push(read);
 			result.usedLines.add(line.index);

@@ -79,14 +79,21 @@ export const FIELD_SYNONYMS: Record<string, string[]> = {
 	description: ['description', 'item', 'items', 'article', 'product', 'products', 'service', 'services', 'details', 'item description', 'particulars', 'bezeichnung', 'beschreibung', 'artikel', 'leistung', 'verwendungszweck', 'buchungstext', 'descripción', 'concepto', 'artículo', 'producto', 'désignation', 'libellé', 'description', 'article', 'omschrijving', 'descrizione', 'articolo', 'descrição', 'artigo', 'produto'],
 	quantity: ['quantity', 'qty', 'qty.', 'units', 'menge', 'anzahl', 'stück', 'cantidad', 'cant.', 'uds.', 'quantité', 'qté', 'aantal', 'hoeveelheid', 'quantità', 'qtà', 'q.tà', 'quantidade', 'qtd', 'qtd.', 'qty.', 'hrs/qty'],
 	unit: ['unit', 'uom', 'einheit', 'me', 'unidad', 'ud.', 'unité'],
-	unit_price: ['unit price', 'price', 'list price', 'rate', 'price/unit', 'einzelpreis', 'preis', 'e-preis', 'stückpreis', 'precio unitario', 'precio', 'precio/ud.', 'prix unitaire', 'prix unit.', 'p.u.', 'prix', 'prijs', 'stukprijs', 'eenheidsprijs', 'prezzo', 'prezzo unitario', 'preço', 'preço unitário', 'unit cost'],
-	amount: ['amount', 'total', 'line total', 'net', 'betrag', 'gesamt', 'gesamtpreis', 'summe', 'importe', 'total', 'montant', 'total ht', 'bedrag', 'totaal', 'importo', 'totale', 'valor', 'montante'],
+	unit_price: ['unit price', 'price', 'list price', 'rate', 'price/unit', 'einzelpreis', 'preis', 'e-preis', 'ep', 'nettopreis', 'stückpreis', 'precio unitario', 'precio', 'precio/ud.', 'prix unitaire', 'prix unit.', 'p.u.', 'prix', 'prijs', 'stukprijs', 'eenheidsprijs', 'prezzo', 'prezzo unitario', 'preço', 'preço unitário', 'unit cost'],
+	amount: ['amount', 'total', 'line total', 'line amount', 'total price', 'net', 'betrag', 'nettobetrag', 'gesamt', 'gesamtpreis', 'gp', 'summe', 'importe', 'total', 'montant', 'total ht', 'bedrag', 'totaal', 'importo', 'totale', 'valor', 'montante'],
 	article_number: ['article no.', 'item no.', 'sku', 'part no.', 'product code', 'art.-nr.', 'artikelnummer', 'artikel-nr.', 'referencia', 'ref.', 'código', 'référence', 'réf.'],
 	date: ['date', 'booking date', 'value date', 'datum', 'buchungstag', 'buchungsdatum', 'valuta', 'fecha', 'fecha valor', 'date', 'date de valeur'],
 	debit: ['debit', 'debits', 'withdrawals', 'paid out', 'money out', 'soll', 'belastung', 'lastschrift', 'cargo', 'cargos', 'débito', 'débit'],
 	credit: ['credit', 'credits', 'deposits', 'paid in', 'money in', 'haben', 'gutschrift', 'abono', 'abonos', 'crédito', 'crédit'],
 	balance: ['balance', 'running balance', 'saldo', 'kontostand', 'solde'],
 };
+
+/**
+ * Table headings of columns a template may not ask for (position, unit, tax rate, article and
+ * EAN numbers, gross): a header line naming them is still a header, so they count neither for
+ * nor against it.
+ */
+export const OTHER_COLUMN_HEADINGS = new Set(['#', 'pos', 'pos.', 'position', 'nr', 'nr.', 'no', 'no.', 'unit', 'uom', 'einheit', 'me', 'unidad', 'unité', 'vat', 'vat %', 'vat [%]', 'tax', 'tax %', 'tax rate', 'steuersatz', 'mwst', 'mwst.', 'mwst. %', 'ust', 'ust.', 'ust %', 'tva', 'tva %', 'iva', 'iva %', 'btw', 'ean', 'sku', 'art-nr.', 'art.-nr.', 'artikelnummer', 'artikel-nr.', 'referenzen', 'referenz', 'reference', 'ref.', 'gross', 'brutto', 'bruttobetrag', 'discount', 'rabatt', 'remise', 'descuento']);
 
 /**
  * Titles that say what kind of document it is, keyed by the ready-made template names (folded).
@@ -104,7 +111,7 @@ export const DOCUMENT_KEYWORDS: Record<string, string[]> = {
 };
 
 /** Lines that end a table (spec: read rows "until a blank/total/subtotal line"). */
-export const TABLE_END_WORDS = ['total', 'subtotal', 'sub-total', 'sum', 'net', 'carried forward', 'balance carried forward', 'summe', 'zwischensumme', 'gesamt', 'übertrag', 'netto', 'total factura', 'base imponible', 'suma', 'sous-total', 'total ht', 'totaal', 'subtotaal', 'totale', 'subtotale', 'imponibile', 'report', 'à reporter', 'closing balance', 'neuer kontostand', 'saldo final', 'nouveau solde'];
+export const TABLE_END_WORDS = ['total', 'subtotal', 'sub-total', 'sum', 'net', 'carried forward', 'balance carried forward', 'summe', 'zwischensumme', 'gesamt', 'übertrag', 'netto', 'total factura', 'base imponible', 'suma', 'sous-total', 'total ht', 'totaal', 'subtotaal', 'totale', 'subtotale', 'imponibile', 'report', 'à reporter', 'closing balance', 'neuer kontostand', 'saldo final', 'nouveau solde', 'grand total', 'invoice total', 'amount due', 'rechnungsbetrag', 'rechnungssumme', 'gesamtsumme', 'endbetrag', 'montant total', 'net à payer', 'importe total'];
 
 /**
  * Labels that name a rate only when a percentage follows them (`VAT 19%: 190.00` carries both

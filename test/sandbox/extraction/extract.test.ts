@@ -260,6 +260,50 @@ describe('a label is never a value', () => {
 	});
 });
 
+describe('a table header with columns the template does not ask for', () => {
+	const linesOf = (rows: string[]) => {
+		const text = ['RECHNUNG', 'Rechnungsnummer:   12345', ...rows, 'Rechnungsbetrag   3,90'].join('\n');
+		const data = extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'de' }, { fileName: 'x.pdf', fileType: 'pdf' });
+		return fieldOf(data, 'line_items').value;
+	};
+
+	it('is found by its compound headings (`Nettopreis`, `Nettobetrag`), other columns (`Pos`, `Einheit`, `Steuersatz`) neither for nor against', () => {
+		expect(
+			linesOf([
+				'  Pos            Referenzen     Beschreibung           Nettopreis       Menge Einheit               Steuersatz  Nettobetrag',
+				'  1                             Grundpreis (Pauschale)     3,90             1 Stk                       7%            3,90',
+			]),
+		).toEqual([{ description: 'Grundpreis (Pauschale)', quantity: 1, unit_price: 3.9, amount: 3.9 }]);
+	});
+
+	it('reads an item printed around its money line: the text above is its description; article and EAN numbers, a zero charge are no items', () => {
+		expect(
+			linesOf([
+				'   #     Line item description                                           Quantity  Unit  Unit price  VAT [%]   Net       Gross',
+				'         GWDSTG-DIN976-A-4.8-(A2K)-M10X1000            0595810 25',
+				'      1                                                                   25,00    pcs      2,06     19,00      51,50      61,29',
+				'         GWDSTG-DIN976-A-4.8-(A2K)-M10X1000            7711231873598',
+				'         MUELLSACK-EXTRASTARK-BLAU-700X1100X0,07       05899800555 150',
+				'      2                                                                  150,00   pcs     49,29     19,00   7.393,50   8.798,27',
+				'         MUELLSACK-EXTRASTARK-BLAU-700X1100X0,07       7748539263943',
+				'                                                                 Surcharge/charge:                               0,00 €',
+			]),
+		).toEqual([
+			{ description: 'GWDSTG-DIN976-A-4.8-(A2K)-M10X1000', quantity: 25, unit_price: 2.06, amount: 51.5 },
+			{ description: 'MUELLSACK-EXTRASTARK-BLAU-700X1100X0,07', quantity: 150, unit_price: 49.29, amount: 7393.5 },
+		]);
+	});
+
+	it('is found by the short German headings (`Menge  ME  Bezeichnung  EP  GP`)', () => {
+		expect(
+			linesOf([
+				'Pos.   Menge      ME        Art-Nr.               Bezeichnung                                EP            GP',
+				'1      1,00       Stk       12345                 Toller Artikel                          3,90          3,90',
+			]),
+		).toEqual([expect.objectContaining({ description: 'Toller Artikel', quantity: 1, unit_price: 3.9, amount: 3.9 })]);
+	});
+});
+
 describe('a date label', () => {
 	it('is read inside a cell and touching its date (`Service date: 01.01.2026 - Due date16.09.2026`)', () => {
 		const text = ['INVOICE', 'Invoice number:   12345', 'Invoice date:   01.09.2026', 'Service date: 01.01.2026 - Due date16.09.2026', 'Total   117.81'].join('\n');

@@ -187,8 +187,20 @@ const NUMBER_AFTER_SIGN = /^[\s.:#]*(?:$|[\p{L}\d\-/]*\d)/u;
 /** How many non-empty lines above a lone `n° 123` its title may stand. */
 const TITLE_LINES_ABOVE = 2;
 
-/** The title `text` is, alone or with its date (`facture du 29/01/2021`, `rechnung vom 1.2.2021`). */
+/** A document type's code after its title (`Handelsrechnung (380)`, UNTDID 1001). */
+const TYPE_CODE = /\s*\(\d{1,4}\)$/u;
+
+/**
+ * The title `text` is, alone or with its date (`facture du 29/01/2021`, `rechnung vom 1.2.2021`),
+ * or a one-word compound ending with it and its type code (`handelsrechnung (380)`).
+ */
 function titleWithDate(text: string, titles: string[]): string | undefined {
+	const compound = text.replace(TYPE_CODE, '');
+	const endsCompound = (word: string) => /^\p{L}+$/u.test(compound) && compound.length > word.length && word.length >= 6 && compound.endsWith(word);
+	if (compound !== text || /^\p{L}+$/u.test(text)) {
+		const title = titles.find((word) => compound === word || endsCompound(word));
+		if (title) return title;
+	}
 	const title = titles.find((word) => text === word || text.startsWith(`${word} `));
 	if (!title) return undefined;
 	const rest = text.slice(title.length).trim();
@@ -197,6 +209,15 @@ function titleWithDate(text: string, titles: string[]): string | undefined {
 	const date = words.join(' ');
 	const parsed = DATE_WORDS.has(word) ? parseDate(date) : undefined;
 	return parsed !== undefined && date.replace(parsed.text, '').trim() === '' ? title : undefined;
+}
+
+/**
+ * `N°` or `Nº` touching its number (`N°F-20240000014`): the printed degree sign tells it from a
+ * word (`November`), which the folded text cannot. Its length, else undefined.
+ */
+function gluedDegreeSign(cell: Cell, folded: string, start: number): string | undefined {
+	if (fold(cell.text) !== folded) return undefined;
+	return /^[Nn][°º](?=[\p{L}\p{N}])/u.exec(cell.text.slice(start))?.[0];
 }
 
 /** The folded texts of the cells standing over `cell` in the non-empty lines above. */
@@ -216,10 +237,12 @@ function titledNumbers(fields: FieldDefinition[], text: string, taken: number, l
 		if (titles.length === 0) continue;
 		for (const start of [0, ...[...text.matchAll(/(?<=\s)\S/gu)].map((word) => word.index)]) {
 			if (start < taken) continue;
-			const sign = SIGN_PATTERNS.map((pattern) => pattern.exec(text.slice(start))?.[0]).find((found) => found !== undefined);
+			const sign = SIGN_PATTERNS.map((pattern) => pattern.exec(text.slice(start))?.[0]).find((found) => found !== undefined) ?? gluedDegreeSign(line.cells[cellIndex], text, start);
 			// The number itself follows (or stands in the next cell): `Number of items: 5` is no number sign.
 			if (sign === undefined || !NUMBER_AFTER_SIGN.test(text.slice(start + sign.length))) continue;
-			const before = start === 0 ? cellsAbove(line.cells[cellIndex], above) : [text.slice(0, start).trim()];
+			// The title above the sign's cell or in the cell before it (`Facture      n° :   2022...`).
+			const left = line.cells[cellIndex - 1];
+			const before = start === 0 ? [...cellsAbove(line.cells[cellIndex], above), ...(left ? [line.folded.slice(left.start, left.end).trim()] : [])] : [text.slice(0, start).trim()];
 			const title = before.map((candidate) => titleWithDate(candidate, titles)).find((found) => found !== undefined);
 			if (title === undefined) continue;
 			const spec: LabelSpec = { text: `${title} ${sign}`, pattern: labelPattern(sign), source: 'synonym' };

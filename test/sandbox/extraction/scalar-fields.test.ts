@@ -44,6 +44,18 @@ describe('the invoice number under another document title', () => {
 		expect(value(german, 'invoice_number')).toBe('4711');
 	});
 
+	it('reads the number whose title stands in the cell before it, a compound title and its type code too', () => {
+		expect(value(extract(invoice, '         Facture      n° :   20221100001\n         Dossier     n° :    000003', 'fr'), 'invoice_number')).toBe('20221100001');
+		expect(value(extract(invoice, '   Handelsrechnung (380)  Nr. TX-471102  vom  15.11.2024', 'de'), 'invoice_number')).toBe('TX-471102');
+		expect(value(extract(invoice, '   Dossier     n° :    000003', 'fr'), 'invoice_number')).toBeNull();
+	});
+
+	it('reads a number touching its sign `N°` under the title', () => {
+		expect(value(extract(invoice, '                  FACTURE\n              N°F-20240000014\nTotal TTC  12,00 €', 'fr'), 'invoice_number')).toBe('F-20240000014');
+		// `No` and a word is no sign: `November`, `Nombre`.
+		expect(value(extract(invoice, 'FACTURE\nNovember 2024', 'fr'), 'invoice_number')).toBeNull();
+	});
+
 	it('takes no number sign followed by words, nor one under another text', () => {
 		expect(value(extract(invoice, 'INVOICE\nNumber of items: 5'), 'invoice_number')).toBeNull();
 		expect(value(extract(invoice, 'Détail de votre facture du 29/01/2021 n° 10123590373', 'fr'), 'invoice_number')).toBeNull();

@@ -63,6 +63,16 @@ describe('the invoice number under another document title', () => {
 	});
 });
 
+describe('an e-invoice summary in English', () => {
+	it('reads `Net Total Amount`, `Value Added Tax (19.00% of €121.50)` and `Gross Total Amount`, checked by their sum', () => {
+		const pad = (label: string, amount: string) => `        ${label.padEnd(100 - amount.length)}${amount}`;
+		const text = ['INVOICE', 'Invoice Number:   DOC-12345', pad('Line Total Amount', '€135.00'), pad('Allowance (Tax: 19.00%): Discount', '- €13.50'), pad('Net Total Amount', '€121.50'), pad('Value Added Tax (19.00% of €121.50)', '€23.09'), pad('Gross Total Amount', '€144.59')].join('\n');
+		const data = extract(invoice, text);
+		expect([value(data, 'subtotal'), value(data, 'tax_amount'), value(data, 'total')]).toEqual([121.5, 23.09, 144.59]);
+		expect(confidence(data, 'total')).toBeGreaterThanOrEqual(0.8);
+	});
+});
+
 describe('values in boxes and groups', () => {
 	it('reads an amount right-aligned past the end of its heading in a row of headings', () => {
 		const text = 'Invoice Number     Invoice Date     Charges          VAT ID\n\n34278587           6/18/2017              $56,651.49  PT';

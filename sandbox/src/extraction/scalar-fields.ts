@@ -198,7 +198,9 @@ function rawValues(match: LabelMatch, lines: TextLine[], labelCells: Set<string>
 	if (rest !== '') values.push({ raw: rest, line: match.line, column: cellStart(match.cellIndex) + match.length, cost: 0, where: 'after the label' });
 	const next = match.line.cells[match.cellIndex + 1];
 	if (next && !labelCells.has(`${match.line.index}:${match.cellIndex + 1}`)) {
-		values.push({ raw: grouped(next.text, match.cellIndex + 1), line: match.line, column: next.start, cost: 0, where: 'next to the label' });
+		// `TVA intracom  : FR20123589444`: the colon joining them is no part of the value.
+		const joined = /^:\s*/u.exec(next.text)?.[0].length ?? 0;
+		values.push({ raw: grouped(next.text.slice(joined), match.cellIndex + 1), line: match.line, column: next.start + joined, cost: 0, where: 'next to the label' });
 		// Amounts stand at the line's right end (`TVA (...)   Assiette   238,82 €`), up to the next label.
 		for (let cellIndex = match.cellIndex + 2; amount && cellIndex < match.line.cells.length; cellIndex++) {
 			if (labelCells.has(`any:${match.line.index}:${cellIndex}`)) break;

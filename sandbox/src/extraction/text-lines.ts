@@ -35,8 +35,16 @@ export function fold(text: string): string {
 export function splitCells(line: string): Cell[] {
 	const cells: Cell[] = [];
 	const pattern = /\S+(?:[ ]\S+)*/gu;
-	for (const match of line.replace(/\t/g, '  ').matchAll(pattern)) {
-		cells.push({ text: match[0], start: match.index, end: match.index + match[0].length });
+	const spaced = line.replace(/\t/g, '  ');
+	for (const match of spaced.matchAll(pattern)) {
+		const end = match.index + match[0].length;
+		const previous = cells.at(-1);
+		// A colon aligned apart from its label (`Date d'échéance        :  05-08-2022`) ends the label's cell.
+		if (match[0] === ':' && previous) {
+			cells[cells.length - 1] = { text: spaced.slice(previous.start, end), start: previous.start, end };
+			continue;
+		}
+		cells.push({ text: match[0], start: match.index, end });
 	}
 	return cells;
 }

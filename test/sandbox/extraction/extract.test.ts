@@ -304,7 +304,26 @@ describe('a table header with columns the template does not ask for', () => {
 	});
 });
 
+describe('a colon aligned apart from its label', () => {
+	const fieldsOf = (text: string, language: string) => extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language }, { fileName: 'x.pdf', fileType: 'pdf' });
+
+	it('still joins the label to its value, and is no part of the value (`Date d\'échéance        :  05-08-2022`, `N° intracom  : FR20123589444`)', () => {
+		const data = fieldsOf(["FACTURE", "Date d'échéance        :  05-08-2022", 'N° intracom  : FR20123589444'].join('\n'), 'fr');
+		expect(fieldOf(data, 'due_date').value).toBe('2022-08-05');
+		expect(fieldOf(data, 'supplier_vat_id').value).toBe('FR20123589444');
+	});
+});
+
 describe('a date label', () => {
+	it('reads German due-date wordings: `Zahlungsziel: 1. Februar 2024`, `zahlbar zum 25.02.2025` in a sentence', () => {
+		const dueOf = (line: string) => {
+			const text = ['RECHNUNG', 'Rechnungsnummer:   12345', line].join('\n');
+			return fieldOf(extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'de' }, { fileName: 'x.pdf', fileType: 'pdf' }), 'due_date').value;
+		};
+		expect([dueOf('Zahlungsziel:   1. Februar 2024'), dueOf('Die Rechnung ist zahlbar zum 25.02.2025 rein netto ohne Abzug.'), dueOf('Zahlungsziel: 30 Tage netto')]).toEqual(['2024-02-01', '2025-02-25', null]);
+	});
+
+
 	it('is read inside a cell and touching its date (`Service date: 01.01.2026 - Due date16.09.2026`)', () => {
 		const text = ['INVOICE', 'Invoice number:   12345', 'Invoice date:   01.09.2026', 'Service date: 01.01.2026 - Due date16.09.2026', 'Total   117.81'].join('\n');
 		const data = extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'en' }, { fileName: 'x.pdf', fileType: 'pdf' });

@@ -262,6 +262,8 @@ function titledNumbers(fields: FieldDefinition[], text: string, taken: number, l
 export function findLabels(fields: FieldDefinition[], lines: TextLine[], options: FindOptions = {}): LabelMatch[] {
 	const found: LabelMatch[] = [];
 	const above: TextLine[] = [];
+	/** Labels found in a line's later cells while reading an earlier one. */
+	const laterInLine: LabelMatch[] = [];
 	for (const line of lines) {
 		if (above.length > 0 && above[0].page !== line.page) above.length = 0;
 		line.cells.forEach((cell, cellIndex) => {
@@ -280,6 +282,7 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[], options
 			}
 			const own = new Set(inCell.map((match) => match.field));
 			inCell.push(...titledNumbers(fields.filter((field) => !own.has(field)), rest, taken, line, cellIndex, above));
+			for (const date of inCell.flatMap((match) => dateAfterNumber(fields, match) ?? [])) (date.cellIndex === cellIndex ? inCell : laterInLine).push(date);
 			const starts = [...new Set(inCell.map((match) => match.offset ?? 0))].sort((a, b) => a - b);
 			for (const match of inCell) {
 				const next = starts.find((start) => start > (match.offset ?? 0));
@@ -287,9 +290,32 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[], options
 			}
 			found.push(...inCell);
 		});
+		found.push(...laterInLine.splice(0));
 		if (line.cells.length > 0) above.splice(0, above.length, line, ...above.slice(0, TITLE_LINES_ABOVE - 1));
 	}
 	return found;
+}
+
+const DATE_WORD_AFTER_NUMBER = new RegExp(`^\\s*\\S+\\s+(${TITLE_DATE_WORDS.map((word) => word.replace(/\./gu, '\\.')).join('|')})(?=\\s)`, 'u');
+
+/**
+ * The document's date after its number (`Rechnung Nr. 4711 vom 01.02.2021`,
+ * `Handelsrechnung (380)  Nr. TX-471102  vom  15.11.2024`): the joining word is the label of the
+ * date field of the same document (`invoice_number` -> `invoice_date`), in whatever cell it stands.
+ */
+function dateAfterNumber(fields: FieldDefinition[], number: LabelMatch): LabelMatch | undefined {
+	const dateField = fields.find((field) => field.name === number.field.name.replace(/_number$/u, '_date') && isDateField(field));
+	if (!dateField) return undefined;
+	const { line } = number;
+	const from = line.cells[number.cellIndex].start + number.length;
+	const word = DATE_WORD_AFTER_NUMBER.exec(line.folded.slice(from));
+	if (!word) return undefined;
+	const at = from + word[0].length - word[1].length;
+	if (!startsWithDate(line.folded.slice(at + word[1].length))) return undefined;
+	const cellIndex = line.cells.findIndex((cell) => cell.start <= at && at < cell.end);
+	if (cellIndex < 0) return undefined;
+	const offset = at - line.cells[cellIndex].start;
+	return { field: dateField, spec: { text: `${number.spec.text} ${word[1]}`, pattern: labelPattern(word[1]), source: 'synonym' }, line, cellIndex, length: offset + word[1].length, offset };
 }
 
 /** True when the cell is nothing but a label (of any field), e.g. a heading above a value. */

@@ -50,6 +50,14 @@ describe('the invoice number under another document title', () => {
 		expect(value(extract(invoice, '   Dossier     n° :    000003', 'fr'), 'invoice_number')).toBeNull();
 	});
 
+	it('reads the date after the number as the document\'s date (`Rechnung Nr. 4711 vom 01.02.2021`), not a later date in a remark', () => {
+		const german = extract(invoice, 'Rechnung Nr. 4711 vom 01.02.2021', 'de');
+		expect([value(german, 'invoice_number'), value(german, 'invoice_date')]).toEqual(['4711', '2021-02-01']);
+		const apart = extract(invoice, '   Handelsrechnung (380)  Nr. TX-471102  vom  15.11.2024\n   Bemerkung       Rechnung gemäß Taxifahrt vom 14.11.2024', 'de');
+		expect(value(apart, 'invoice_date')).toBe('2024-11-15');
+		expect(confidence(apart, 'invoice_date')).toBeGreaterThanOrEqual(0.8);
+	});
+
 	it('reads a number touching its sign `N°` under the title', () => {
 		expect(value(extract(invoice, '                  FACTURE\n              N°F-20240000014\nTotal TTC  12,00 €', 'fr'), 'invoice_number')).toBe('F-20240000014');
 		// `No` and a word is no sign: `November`, `Nombre`.

@@ -271,6 +271,7 @@ export function findLabels(fields: FieldDefinition[], lines: TextLine[], options
 			// A rate before the label (`20% VAT   1.70`, receipts' tax lines) is read past.
 			const offset = RATE_PREFIX.exec(rest)?.[0].length ?? 0;
 			const inCell = labelsAt(fields, rest.slice(offset), offset, line, cellIndex, options);
+			if (inCell.length === 0) inCell.push(...sectionHeading(fields, rest, line, cellIndex, options));
 			let taken = Math.max(0, ...inCell.map((match) => match.length));
 			for (const start of innerStarts(rest)) {
 				if (start < taken) continue;
@@ -316,6 +317,19 @@ function dateAfterNumber(fields: FieldDefinition[], number: LabelMatch): LabelMa
 	if (cellIndex < 0) return undefined;
 	const offset = at - line.cells[cellIndex].start;
 	return { field: dateField, spec: { text: `${number.spec.text} ${word[1]}`, pattern: labelPattern(word[1]), source: 'synonym' }, line, cellIndex, length: offset + word[1].length, offset };
+}
+
+/** A section heading naming a party (`Informationen zum Verkäufer`, XRechnung's standard rendering). */
+const SECTION_HEADING = /^(?:informationen|angaben|daten|information|details|informations)\s+(?:zum|zur|zu|des|der|about|on|of|sur|du|de)\s+(?:the\s+|le\s+|la\s+|l'\s*)?(.+)$/u;
+
+/** The whole heading cell as the label of the field its last words name, if it is one. */
+function sectionHeading(fields: FieldDefinition[], cell: string, line: TextLine, cellIndex: number, options: FindOptions): LabelMatch[] {
+	const named = SECTION_HEADING.exec(cell);
+	if (!named) return [];
+	const at = cell.length - named[1].length;
+	return labelsAt(fields, named[1], 0, line, cellIndex, options)
+		.filter((match) => match.spec.source !== 'percent' && match.length === named[1].length)
+		.map((match) => ({ ...match, length: at + match.length }));
 }
 
 /** True when the cell is nothing but a label (of any field), e.g. a heading above a value. */

@@ -314,6 +314,14 @@ describe('a colon aligned apart from its label', () => {
 	});
 });
 
+describe('a section heading naming a party', () => {
+	it('is the label over its sub-labels (`Informationen zum Verkäufer` over `Firmenname:  M. Meier Handwerk GbR`), never a name itself', () => {
+		const text = ['RECHNUNG', '   Informationen zum Verkäufer', '', '  Firmenname:        M. Meier Handwerk GbR                           Ländercode:       DE', '', '   Informationen zum Käufer', '', '  Firmenname:        Muster Einkauf GmbH                Ländercode:       DE'].join('\n');
+		const data = extractData(templateNamed('Invoice'), { kind: 'pdf', pages: 1, text, pageTexts: [text], language: 'de' }, { fileName: 'x.pdf', fileType: 'pdf' });
+		expect([fieldOf(data, 'supplier_name').value, fieldOf(data, 'customer_name').value]).toEqual(['M. Meier Handwerk GbR', 'Muster Einkauf GmbH']);
+	});
+});
+
 describe('a date label', () => {
 	it('reads German due-date wordings: `Zahlungsziel: 1. Februar 2024`, `zahlbar zum 25.02.2025` in a sentence', () => {
 		const dueOf = (line: string) => {

@@ -723,6 +723,53 @@ function headerlessRows(lines: TextLine[], itemFields: FieldDefinition[], style:
 	return undefined;
 }
 
+/** `Preis pro Einheit (netto)`: what the parenthesis adds does not change the column. */
+const NET_OR_GROSS = /\s*\((?:netto|brutto|net|gross|ht|ttc)\)$/u;
+
+/**
+ * Items printed as blocks of labelled values, a label and its value per line (`Menge   10.00`,
+ * `Gesamtpreis (netto)   10.000,00`, `Bezeichnung:   Artikel`; XRechnung's standard rendering):
+ * an item ends where a number field it already has is labelled again. Read only when no header
+ * was found, and only when every item has an amount and a quantity, unit price or description.
+ */
+function labelledItems(lines: TextLine[], itemFields: FieldDefinition[], style: DocumentStyle): { rows: TableRow[]; used: number[]; totals: number[] } | undefined {
+	const rows: TableRow[] = [];
+	const used: number[] = [];
+	let row: TableRow | undefined;
+	let last = 0;
+	for (const line of lines) {
+		const [labelCell, valueCell] = line.cells;
+		if (!labelCell || !valueCell || line.cells.length > 4) continue;
+		const label = line.folded.slice(labelCell.start, labelCell.end).replace(/[:\s]+$/u, '').replace(NET_OR_GROSS, '');
+		// `Total:  $2,608.20` sums the items: no item's amount.
+		if (END_PATTERNS.some((pattern) => pattern.test(label))) continue;
+		const field = bestHeading(itemFields, new Set(), 1, (spec) => isWholly(spec, label))?.field;
+		if (!field) continue;
+		const type = fieldTypeOf(field);
+		const value = readCell(type, valueCell.text, style)?.value;
+		if (value === undefined || value === null || (type === 'string' && !/\p{L}{3,}/u.test(String(value)))) continue;
+		if (row && row[field.name] !== null && type !== 'string') row = undefined;
+		// A second text for the same field (`Beschreibung` after `Bezeichnung`) is kept only over one without letters.
+		if (row && row[field.name] !== null && /\p{L}/u.test(String(row[field.name]))) continue;
+		if (!row) {
+			row = Object.fromEntries(itemFields.map((item) => [item.name, null]));
+			rows.push(row);
+		}
+		row[field.name] = value;
+		used.push(line.index);
+		last = line.index;
+	}
+	const amount = amountField(itemFields);
+	const { quantity, unitPrice } = arithmeticFields(itemFields);
+	const description = descriptionField(itemFields);
+	const complete = (item: TableRow) => amount !== undefined && item[amount.name] !== null && [quantity, unitPrice, description].some((field) => field && item[field.name] !== null);
+	if (rows.length === 0 || !rows.every(complete)) return undefined;
+	return { rows, used, totals: printedTotals(lines, lines.findIndex((line) => line.index === last) + 1, style) };
+}
+
+/** Items read from labelled blocks: believed only when they add up. */
+const LABELLED_ITEMS_CONFIDENCE = 0.7;
+
 /** Confidence a table reaches when its rows add up, and the most it keeps when they do not. */
 const ADDS_UP_CONFIDENCE = 0.85;
 const UNCHECKED_CONFIDENCE = 0.7;
@@ -826,6 +873,15 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 		result.notes.push(...segmentReads.flatMap((read) => read.notes));
 	}
 	if (result.headers.length === 0 && hasTypedColumns) {
+		const blocks = labelledItems(lines, itemFields, style);
+		if (blocks) {
+			result.rows = blocks.rows;
+			blocks.used.forEach((line) => result.usedLines.add(line));
+			result.notes.push('items printed as blocks of labelled values');
+			result.confidence = tableConfidence(LABELLED_ITEMS_CONFIDENCE, moneyAddsUp(result.rows, itemFields, blocks.totals), result.notes);
+			result.source = lines.find((line) => line.index === blocks.used[0])?.text.trim();
+			return result;
+		}
 		const headerless = headerlessRows(lines, itemFields, style);
 		if (headerless) {
 			result.rows = headerless.rows;

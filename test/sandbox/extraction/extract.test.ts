@@ -294,6 +294,23 @@ describe('a table header with columns the template does not ask for', () => {
 		]);
 	});
 
+	it('reads items printed as blocks of labelled values (XRechnung\'s standard rendering), one item per price block', () => {
+		const block = (quantity: string, price: string, amount: string, name: string) => [
+			'  Preiseinzelheiten',
+			`  Menge                                                  ${quantity}`,
+			'  Einheit                                                 LTR',
+			`  Preis pro Einheit (netto)                              ${price}`,
+			`  Gesamtpreis (netto)                                ${amount}`,
+			'  Artikelinformationen',
+			`  Bezeichnung:       ${name}                              Artikelnummer:    456`,
+			'  Beschreibung:      Beschreibung Artikel',
+		];
+		expect(linesOf(['   Positionen', ...block('10.00', '1.000,00', '10.000,00', 'Bezeichnung Artikel'), ...block('2', '1,95', '3,90', 'Zweiter Artikel'), '  Summe aller Positionen        netto        10.003,90'])).toEqual([
+			{ description: 'Bezeichnung Artikel', quantity: 10, unit_price: 1000, amount: 10000 },
+			{ description: 'Zweiter Artikel', quantity: 2, unit_price: 1.95, amount: 3.9 },
+		]);
+	});
+
 	it('is found by the short German headings (`Menge  ME  Bezeichnung  EP  GP`)', () => {
 		expect(
 			linesOf([

@@ -16,6 +16,9 @@ describe('parseNumber', () => {
 		['12,50-', -12.5],
 		['EUR 978,00', 978],
 		['19', 19],
+		// A group has three digits, no more: four decimals (XRechnung's quantities).
+		['1.0000', 1],
+		['2,5000', 2.5],
 	])('reads %s as %d', (raw, value) => {
 		expect(parseNumber(raw)?.value).toBe(value);
 	});

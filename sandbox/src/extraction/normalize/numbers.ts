@@ -21,8 +21,9 @@ export interface ParsedMoney extends ParsedNumber {
 }
 
 const GROUP_SPACE = '[ \\u00a0\\u202f]';
+// A digit group is three digits and no more (`1.0000` is one and four decimals, not `1.000`).
 const NUMBER_PATTERN = new RegExp(
-	`(\\(\\s*)?([-\\u2212+])?\\s?(\\d{1,3}(?:(?:[.,']|${GROUP_SPACE})\\d{3})+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?)(\\s?-(?!\\d))?(\\s*\\))?`,
+	`(\\(\\s*)?([-\\u2212+])?\\s?(\\d{1,3}(?:(?:[.,']|${GROUP_SPACE})\\d{3}(?!\\d))+(?:[.,]\\d+)?|\\d+(?:[.,]\\d+)?)(\\s?-(?!\\d))?(\\s*\\))?`,
 	'u',
 );
 

@@ -353,6 +353,30 @@ describe('rate budget', () => {
 		// The second request waited for the announced reset (1 s, plus rounding allowance).
 		expect(times[1] - times[0]).toBeGreaterThanOrEqual(1_000);
 	});
+
+	it('on a key another process uses, retries a GET whose connection was reset at once, not when the window ends', async () => {
+		const cred = credential();
+		// The first answer shows 51 requests of others: the key is shared, 8 left, one request in flight at a time.
+		const shared = { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '8', 'X-RateLimit-Reset': '40' };
+		nock(BASE)
+			.get('/api/v1/scanners')
+			.reply(200, { success: true, scanners: [] }, shared)
+			.get('/api/v1/scanners')
+			.replyWithError({ code: 'ECONNRESET', message: 'socket hang up' })
+			.get('/api/v1/scanners')
+			.reply(200, { success: true, scanners: [] }, { ...shared, 'X-RateLimit-Remaining': '6' });
+		const started = Date.now();
+		const { error } = await runNode({
+			nodeType: 'action',
+			parameters: { resource: 'template', operation: 'getMany', returnAll: true },
+			credential: cred,
+			input: [{ json: {} }, { json: {} }],
+		});
+		expect(error).toBeUndefined();
+		expect(isDone()).toBe(true);
+		// Before, the reset request held its place in flight until the window ended (40 s).
+		expect(Date.now() - started).toBeLessThan(5_000);
+	}, 60_000);
 });
 
 describe('the API key stays secret', () => {

@@ -243,6 +243,18 @@ describe('requests in flight on a shared key', () => {
 		}
 	});
 
+	it('frees the place of a request that got no answer (a network failure) at once, not a minute later', async () => {
+		const clock = new FakeClock();
+		const budget = new RateBudget(clock);
+		// 52 counted by the server, 1 of them ours: shared; 8 left, of which 1 may be in flight.
+		await acquireTimes(clock, budget, 1);
+		budget.observe(headers(60, 8, 40));
+		const [sentAt] = await acquireTimes(clock, budget, 1);
+		// That request's connection was reset: no answer will come.
+		budget.settleWithoutAnswer();
+		expect(await acquireTimes(clock, budget, 1)).toEqual([sentAt]);
+	});
+
 	it('a caller waiting for an answer stops at once when its execution is cancelled', async () => {
 		const clock = new FakeClock();
 		const budget = new RateBudget(clock);

@@ -145,6 +145,15 @@ export class RateBudget {
 		this.noticeOtherUsers(now, answer.remaining);
 	}
 
+	/**
+	 * A request that got no answer (a network failure, a cancel): no longer in flight. The server
+	 * counted it or not; either way the next answer's count says so.
+	 */
+	settleWithoutAnswer(): void {
+		this.settleOneInFlight(this.clock.now());
+		for (const waiter of this.answerWaiters) waiter.abort();
+	}
+
 	/** After a 429: nothing is sent before Retry-After elapses (bounded), and the window counts as spent. */
 	blockFor(ms: number): void {
 		if (!Number.isFinite(ms) || ms <= 0) return;

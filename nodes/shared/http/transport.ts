@@ -125,6 +125,7 @@ export async function callApi<S extends z.ZodTypeAny>(ctx: ApiContext, call: Api
 		try {
 			response = await send(ctx, baseUrl, call, upload, signal);
 		} catch (error) {
+			budget.settleWithoutAnswer();
 			if (signal?.aborted) throw new NodeOperationError(node, 'The execution was cancelled', { itemIndex: call.itemIndex });
 			const failure = networkFailure(error);
 			// An upload that failed after it left may have been accepted: retrying could charge twice.

@@ -30,8 +30,9 @@ function credential(): TestCredential {
 	return { apiKey: freshKey(), baseUrl: BASE };
 }
 
-const listTemplates = (cred: TestCredential, onError?: 'continueRegularOutput') =>
-	runNode({ nodeType: 'action', parameters: { resource: 'template', operation: 'getMany', returnAll: true }, credential: cred, onError });
+/** Template › Get Many, once per input item (`items`). */
+const listTemplates = (cred: TestCredential, onError?: 'continueRegularOutput', items = 1) =>
+	runNode({ nodeType: 'action', parameters: { resource: 'template', operation: 'getMany', returnAll: true }, credential: cred, onError, input: Array.from({ length: items }, () => ({ json: {} })) });
 
 const uploadWithoutWait = async (cred: TestCredential, onError?: 'continueRegularOutput') =>
 	runNode({
@@ -342,12 +343,7 @@ describe('rate budget', () => {
 				times.push(Date.now());
 				return [200, { success: true, scanners: [] }, { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'X-RateLimit-Reset': '1' }];
 			});
-		const { error } = await runNode({
-			nodeType: 'action',
-			parameters: { resource: 'template', operation: 'getMany', returnAll: true },
-			credential: cred,
-			input: [{ json: {} }, { json: {} }],
-		});
+		const { error } = await listTemplates(cred, undefined, 2);
 		expect(error).toBeUndefined();
 		expect(times).toHaveLength(2);
 		// The second request waited for the announced reset (1 s, plus rounding allowance).
@@ -366,12 +362,7 @@ describe('rate budget', () => {
 			.get('/api/v1/scanners')
 			.reply(200, { success: true, scanners: [] }, { ...shared, 'X-RateLimit-Remaining': '6' });
 		const started = Date.now();
-		const { error } = await runNode({
-			nodeType: 'action',
-			parameters: { resource: 'template', operation: 'getMany', returnAll: true },
-			credential: cred,
-			input: [{ json: {} }, { json: {} }],
-		});
+		const { error } = await listTemplates(cred, undefined, 2);
 		expect(error).toBeUndefined();
 		expect(isDone()).toBe(true);
 		// Before, the reset request held its place in flight until the window ended (40 s).

@@ -2,9 +2,10 @@ import { createHash } from 'crypto';
 
 import { DEFAULT_REQUESTS_PER_MINUTE } from '../limits';
 import { throwIfCancelled, waitFor, type Wait } from '../wait';
+import { RATE_WINDOW_MS, readRateHeaders } from './rateHeaders';
 
-/** Spec 2.8: the limit is counted per key over a one-minute window. */
-export const RATE_WINDOW_MS = 60_000;
+export { RATE_WINDOW_MS } from './rateHeaders';
+
 /** Spec 8.5: wait `Retry-After`, but a broken or hostile value must not park an execution for hours. */
 export const MAX_RATE_LIMIT_BLOCK_MS = 60_000;
 /** Requests left unused in every window, against rounding and requests this process cannot see. */
@@ -22,8 +23,6 @@ export function sharedKeyMargin(othersPerOwn: number): number {
 }
 const SHARED_KEY_MEMORY_MS = 5 * RATE_WINDOW_MS;
 const MIN_OWN_TO_WEIGH_OTHERS = 5;
-/** `X-RateLimit-Reset` is in whole seconds, rounded either way. */
-const RESET_ROUNDING_ALLOWANCE_MS = 1000;
 /** A request whose answer never came (network failure) stops counting as in flight after this long. */
 const IN_FLIGHT_EXPIRY_MS = RATE_WINDOW_MS;
 
@@ -52,14 +51,6 @@ interface RateWindow {
 	assumed: boolean;
 	/** Requests reserved in it: at least what the server counted of ours. */
 	sent: number;
-}
-
-/** What one response's X-RateLimit-* headers say; a missing or garbage header is undefined. */
-interface RateHeaders {
-	limit?: number;
-	remaining?: number;
-	/** Epoch ms when the server's window ends, rounding allowed for. */
-	resetAt?: number;
 }
 
 /**
@@ -271,28 +262,6 @@ export class RateBudget {
 	private expireInFlight(now: number): void {
 		while (this.inFlight.length > 0 && now - this.inFlight[0] > IN_FLIGHT_EXPIRY_MS) this.inFlight.shift();
 	}
-}
-
-/**
- * The X-RateLimit-* headers of one response, the reset turned into epoch ms. The window that
- * counted this request is one minute long and held it before its answer came: it ends within a
- * minute from now, whatever way the server rounds Reset. The request that opens a window thus
- * learns its end to within its own round trip, instead of the rounding allowance's second (which
- * the key would otherwise idle at every window's end).
- */
-function readRateHeaders(headers: Record<string, unknown>, now: number): RateHeaders {
-	const resetSeconds = readCount(headers['x-ratelimit-reset']);
-	return {
-		limit: readCount(headers['x-ratelimit-limit']),
-		remaining: readCount(headers['x-ratelimit-remaining']),
-		resetAt: resetSeconds === undefined ? undefined : Math.min(now + resetSeconds * 1000 + RESET_ROUNDING_ALLOWANCE_MS, now + RATE_WINDOW_MS),
-	};
-}
-
-/** A non-negative integer header value (at most 15 digits, so exact), or undefined for a missing or garbage one. */
-function readCount(value: unknown): number | undefined {
-	const text = String(Array.isArray(value) ? value[0] : value).trim();
-	return /^\d{1,15}$/.test(text) ? Number(text) : undefined;
 }
 
 const budgets = new Map<string, RateBudget>();

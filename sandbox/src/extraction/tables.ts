@@ -873,22 +873,18 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 		result.notes.push(...segmentReads.flatMap((read) => read.notes));
 	}
 	if (result.headers.length === 0 && hasTypedColumns) {
-		const blocks = labelledItems(lines, itemFields, style);
-		if (blocks) {
-			result.rows = blocks.rows;
-			blocks.used.forEach((line) => result.usedLines.add(line));
-			result.notes.push('items printed as blocks of labelled values');
-			result.confidence = tableConfidence(LABELLED_ITEMS_CONFIDENCE, moneyAddsUp(result.rows, itemFields, blocks.totals), result.notes);
-			result.source = lines.find((line) => line.index === blocks.used[0])?.text.trim();
-			return result;
-		}
-		const headerless = headerlessRows(lines, itemFields, style);
-		if (headerless) {
-			result.rows = headerless.rows;
-			headerless.used.forEach((line) => result.usedLines.add(line));
-			result.notes.push('no header: the lines above the subtotal/total that end with an amount');
-			result.confidence = tableConfidence(HEADERLESS_CONFIDENCE, moneyAddsUp(result.rows, itemFields, headerless.totals), result.notes);
-			result.source = lines.find((line) => line.index === headerless.used[0])?.text.trim();
+		// Without a header: items as labelled blocks, else the lines above the totals that end with an amount.
+		const found: Array<[ReturnType<typeof labelledItems>, string, number]> = [
+			[labelledItems(lines, itemFields, style), 'items printed as blocks of labelled values', LABELLED_ITEMS_CONFIDENCE],
+			[headerlessRows(lines, itemFields, style), 'no header: the lines above the subtotal/total that end with an amount', HEADERLESS_CONFIDENCE],
+		];
+		for (const [items, note, evidence] of found) {
+			if (!items) continue;
+			result.rows = items.rows;
+			items.used.forEach((line) => result.usedLines.add(line));
+			result.notes.push(note);
+			result.confidence = tableConfidence(evidence, moneyAddsUp(result.rows, itemFields, items.totals), result.notes);
+			result.source = lines.find((line) => line.index === items.used[0])?.text.trim();
 			return result;
 		}
 	}

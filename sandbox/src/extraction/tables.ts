@@ -503,13 +503,22 @@ function describeFromUnnamedCells(read: RowRead, columns: Column[], itemFields: 
 	if (texts.length > 0 && texts.some((text) => /\p{L}{3,}/u.test(text))) read.row[description.name] = texts.join(' ');
 }
 
+/** A line of words only: no typed value, no digit under a number column. */
+function isWordsLine(read: RowRead): boolean {
+	return read.typedValues === 0 && ![...read.textsByColumn].some(([column, text]) => column.type !== 'string' && /\d/u.test(text));
+}
+
+/** A line that opens with a label (`Line note:   shipped in bulk`): an item's attribute, not its description's wrap. */
+function opensWithLabel(line: TextLine): boolean {
+	return line.cells[0]?.text.trimEnd().endsWith(':') ?? false;
+}
+
 /**
- * A wrapped description: a line without numbers under a row. Text under named string columns
- * goes on in those columns; words that spill under other columns go on in the description.
+ * A wrapped description: a line of words under a row. Text under named string columns goes on
+ * in those columns; words that spill under other columns go on in the description.
  */
-function appendContinuation(previous: TableRow, read: RowRead, itemFields: FieldDefinition[]): boolean {
+function appendContinuation(previous: TableRow, read: RowRead, itemFields: FieldDefinition[]): void {
 	const entries = [...read.textsByColumn].sort((a, b) => a[0].span.start - b[0].span.start);
-	if (read.typedValues > 0 || entries.some(([column, text]) => column.type !== 'string' && /\d/u.test(text))) return false;
 	const append = (field: FieldDefinition, text: string): void => {
 		const before = previous[field.name];
 		previous[field.name] = typeof before === 'string' ? `${before} ${text}` : text;
@@ -520,7 +529,57 @@ function appendContinuation(previous: TableRow, read: RowRead, itemFields: Field
 	} else if (description) {
 		append(description, entries.map(([, text]) => text).join(' '));
 	}
+}
+
+/** Whether the row's text under the column of `field` has a digit. */
+function digitsUnder(read: RowRead, field: FieldDefinition | undefined): boolean {
+	const text = field && [...read.textsByColumn].find(([column]) => column.field === field)?.[1];
+	return text !== undefined && /\d/u.test(text);
+}
+
+/**
+ * A line with neither a count nor an amount under items that each have an amount: a detail of
+ * the item above (e-invoice renderings print its discount, net price, identifiers and notes under
+ * it: `- 1,00 €`, `= 19,00 €`, `Produktbeschreibung:   ...`), not an item.
+ */
+function detailsItemAbove(read: RowRead, segment: RowRead[], itemFields: FieldDefinition[]): boolean {
+	const { quantity, amount } = arithmeticFields(itemFields);
+	if (!amount || segment.length === 0 || digitsUnder(read, quantity) || digitsUnder(read, amount)) return false;
+	return segment.every((item) => typeof item.row[amount.name] === 'number');
+}
+
+/** A detail line's text under the description column goes on in the item's description; false when it has none. */
+function wrapsDescription(item: TableRow, read: RowRead, line: TextLine, itemFields: FieldDefinition[]): boolean {
+	const description = descriptionField(itemFields);
+	const text = description && [...read.textsByColumn].find(([column]) => column.field === description)?.[1];
+	if (!description || text === undefined || opensWithLabel(line) || !/\p{L}/u.test(text)) return false;
+	item[description.name] = typeof item[description.name] === 'string' ? `${String(item[description.name])} ${text}` : text;
 	return true;
+}
+
+/**
+ * A summary line printed in the item columns (`Line Total Amount   €135.00`, `Gesamtbetrag Netto
+ * 14,90 €`): a summary word and an amount alone, under items that have a quantity or unit price.
+ */
+function isSummaryRow(read: RowRead, segment: RowRead[], itemFields: FieldDefinition[]): boolean {
+	const { quantity, unitPrice, amount } = arithmeticFields(itemFields);
+	const description = descriptionField(itemFields);
+	const has = (row: TableRow, field: FieldDefinition | undefined): boolean => field !== undefined && row[field.name] !== null;
+	if (!description || !has(read.row, amount) || has(read.row, quantity) || has(read.row, unitPrice)) return false;
+	const text = read.row[description.name];
+	return typeof text === 'string' && SUMMARY_WORDS.test(text) && segment.some((item) => has(item.row, quantity) || has(item.row, unitPrice));
+}
+
+/**
+ * A line of headings right under the header that splits a heading (`Tax` over `Rate   Amount`):
+ * its cells that stand under no header cell become columns of their own, so that their values
+ * do not fall into a neighbour's column. Undefined when the line splits none.
+ */
+function withSubHeadings(line: TextLine, columns: Column[]): Column[] | undefined {
+	if (line.cells.length === 0 || line.cells.some((cell) => /\d/u.test(cell.text))) return undefined;
+	const between = line.cells.filter((cell) => !columns.some((column) => overlap(cell, column.span) > 0));
+	if (between.length === 0) return undefined;
+	return [...columns, ...between.map((span): Column => ({ type: 'string', span }))].sort((a, b) => a.span.start - b.span.start);
 }
 
 function hasMoney(read: RowRead, style: DocumentStyle): boolean {
@@ -820,6 +879,8 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 		let headerContinued = 0;
 		/** Text of a line without money, held for the item whose money line follows. */
 		let heldText: string | undefined;
+		/** Whether the next line's words may still continue the last item's description. */
+		let wrapOpen = false;
 		for (index++; index < lines.length; index++) {
 			const line = lines[index];
 			if (line.page !== headerLine.page) break;
@@ -833,10 +894,20 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 				}
 				break;
 			}
+			const subHeadings = index === headerLine.index + 1 && readHeader(line, itemFields) ? withSubHeadings(line, header.columns) : undefined;
+			if (subHeadings) {
+				header.columns = subHeadings;
+				headerContinued++;
+				result.usedLines.add(line.index);
+				continue;
+			}
 			if (isEndLine(line) || readHeader(line, itemFields)) break;
 			const read = readRow(line, header.columns, itemFields, style);
 			const previous = result.rows[result.rows.length - 1];
-			if (hasTypedColumns && result.rows.length > segmentStart && previous && appendContinuation(previous, read, itemFields)) {
+			if (hasTypedColumns && result.rows.length > segmentStart && previous && isWordsLine(read)) {
+				// A labelled line (`Note: ...`) or words after a detail line are no wrap of the description.
+				wrapOpen &&= !opensWithLabel(line);
+				if (wrapOpen) appendContinuation(previous, read, itemFields);
 				result.usedLines.add(line.index);
 				continue;
 			}
@@ -845,7 +916,9 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 				headerContinued++;
 				continue;
 			}
-			if (hasTypedColumns && (read.typedValues === 0 || losesMoneyShape(read, segmentReads, itemFields))) break;
+			if (hasTypedColumns && isSummaryRow(read, segmentReads, itemFields)) break;
+			const detail = hasTypedColumns && detailsItemAbove(read, segmentReads, itemFields);
+			if (hasTypedColumns && !detail && (read.typedValues === 0 || losesMoneyShape(read, segmentReads, itemFields))) break;
 			// Under money columns, a line without money around a money line without text is that item's
 			// text with its article or EAN number (`GWDSTG-DIN976  0595810 25`), not an item.
 			if (hasMoneyColumn(header.columns) && !hasMoney(read, style)) {
@@ -856,11 +929,17 @@ export function readTable(field: FieldDefinition, lines: TextLine[], style: Docu
 					continue;
 				}
 			}
+			if (detail && previous) {
+				wrapOpen &&= wrapsDescription(previous, read, line, itemFields);
+				result.usedLines.add(line.index);
+				continue;
+			}
 			// `Surcharge/charge:  0,00 €` under the items: a zero and nothing else is no item.
 			if (isBareZero(read.row)) continue;
 			const description = descriptionField(itemFields);
 			if (description && heldText !== undefined && read.row[description.name] === null) read.row[description.name] = heldText;
 			heldText = undefined;
+			wrapOpen = true;
 			result.rows.push(read.row);
 			segmentReads.push(read);
 			result.usedLines.add(line.index);

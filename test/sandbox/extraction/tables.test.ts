@@ -93,6 +93,56 @@ describe('where a table ends and how its rows run', () => {
 	});
 });
 
+describe('items printed on several lines (e-invoice renderings)', () => {
+	const stops = [2, 8, 44, 56, 70, 88];
+
+	it('keeps the lines under an item that carry neither a quantity nor an amount with that item', () => {
+		const table = read(invoiceItems, [
+			at(stops, 'Pos.', 'Product', 'Quantity', 'Unit price', 'Allowances /', 'Amount'),
+			at(stops, '', '', '', '', 'Charges'),
+			at(stops, '1', 'Steel bolts M8 (1', '5 kg', '20.00 €', 'Volume discount:', '90.00 €'),
+			at(stops, '', 'kg box)', '', '- 1.00 €', '- 6.00 €'),
+			at(stops, '', '', '', '= 19.00 €'),
+			at(stops, '', 'Product identification:', '', 'GTIN 12345678'),
+			at(stops, '', 'Line note:', '', 'shipped in bulk'),
+			at(stops, '2', 'Filter cartridges', '2 kg', '15.00 €', '', '45.00 €'),
+		]);
+		expect(table.rows).toEqual([
+			{ description: 'Steel bolts M8 (1 kg box)', quantity: 5, unit_price: 20, amount: 90 },
+			{ description: 'Filter cartridges', quantity: 2, unit_price: 15, amount: 45 },
+		]);
+	});
+
+	it('ends the items at a summary line printed in the description column', () => {
+		const table = read(invoiceItems, [
+			at(stops, 'Pos.', 'Product', 'Quantity', 'Unit price', '', 'Amount'),
+			at(stops, '1', 'Steel bolts', '5', '18.00 €', '', '90.00 €'),
+			at(stops, '2', 'Filter cartridges', '2', '22.50 €', '', '45.00 €'),
+			at(stops, '', 'Line total amount', '', '', '', '135.00 €'),
+			at(stops, '', 'Allowance (tax 19%): discount', '', '', '', '- 13.50 €'),
+			at(stops, '', 'Gesamtbetrag Netto', '', '', '', '121.50 €'),
+		]);
+		expect(table.rows.map((item) => item.description)).toEqual(['Steel bolts', 'Filter cartridges']);
+		expect(table.confidence).toBeGreaterThanOrEqual(0.8);
+	});
+
+	it('reads a header whose cell is split into sub-headings on the line below (`Tax` over `Rate  Amount`)', () => {
+		const columns = [2, 5, 56, 67, 82, 90, 102];
+		const table = read(invoiceItems, [
+			at(columns, '#', 'Description', 'Qty Unit', 'Price', 'Tax', '', 'Amount'),
+			at(columns, '', '', '', '', 'Rate', 'Amount'),
+			at(columns, '1', 'Design', '120 h', '85.00 €', '0 %', '0.00 €', '10,200.00 €'),
+			at(columns, '2', 'Printer paper', '2 pcs', '7.62 €', '19 %', '2.90 €', '15.24 €'),
+			at(columns, 'Subtotal', '', '', '', '', '2.90 €', '10,215.24 €'),
+		]);
+		expect(table.rows).toEqual([
+			{ description: 'Design', quantity: 120, unit_price: 85, amount: 10200 },
+			{ description: 'Printer paper', quantity: 2, unit_price: 7.62, amount: 15.24 },
+		]);
+		expect(table.confidence).toBeGreaterThanOrEqual(0.8);
+	});
+});
+
 describe('descriptions on several lines', () => {
 	it('continues the description with a line of words that runs under the number columns', () => {
 		const table = read(invoiceItems, [

@@ -18,6 +18,8 @@ export interface PositionedText {
 	 * PDF pieces may be parts of one word drawn apart, so only a gap separates them.
 	 */
 	word?: boolean;
+	/** The font size as the glyphs show it, where the line's height understates it (OCR); else `fontSize`. */
+	em?: number;
 }
 
 /** Points per character column; small enough that text rarely runs past its next column. */
@@ -46,7 +48,7 @@ function renderRow(row: PositionedText[], originX: number): string {
 		const text = piece.text.replace(/\s+$/u, '');
 		if (previousEnd !== undefined) {
 			const gap = piece.x - previousEnd;
-			if (gap > piece.fontSize * CELL_GAP_RATIO) {
+			if (gap > (piece.em ?? piece.fontSize) * CELL_GAP_RATIO) {
 				const column = Math.round((piece.x - originX) / POINTS_PER_COLUMN);
 				line += ' '.repeat(Math.max(2, column - line.length));
 			} else if (gap > piece.fontSize * 0.1 || piece.word) {

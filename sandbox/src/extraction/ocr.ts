@@ -348,6 +348,7 @@ export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number
 			y: -line.baseline * scale,
 			width: (word.bbox.x1 - word.bbox.x0) * scale,
 			fontSize: Math.max(4, (line.bbox.y1 - line.bbox.y0) * scale),
+			em: Math.max(4, emOfLine(line) * scale),
 			word: true,
 		})),
 	);
@@ -363,6 +364,21 @@ export function toOcrPage(data: TesseractPage, language: OcrLanguage, ms: number
 		readable: confidentWordCount(words) >= MIN_CONFIDENT_WORDS,
 		ms,
 	};
+}
+
+/** Glyphs that reach below the baseline (in most fonts). */
+const DESCENDING = /[gjpqyQ,;()[\]{}|/@$§]/u;
+/** The share of the font size a line of capitals, digits and ascending letters stands (cap height). */
+const CAP_HEIGHT = 0.72;
+
+/**
+ * The font size of an OCR line from its box: a line without descending glyphs (`VAT GB 123 4567
+ * 89`) is only as tall as its capitals, so its box says less than the font size, and a word space
+ * of a wide font would pass for a gap between cells.
+ */
+export function emOfLine(line: Pick<OcrLine, 'text' | 'bbox'>): number {
+	const height = line.bbox.y1 - line.bbox.y0;
+	return DESCENDING.test(line.text) ? height : height / CAP_HEIGHT;
 }
 
 /** A page that takes longer has hung the engine: its worker is ended and the page gives up. */

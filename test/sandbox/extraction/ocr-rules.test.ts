@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fallbackValue } from '../../../sandbox/src/extraction/fallbacks';
 import { findLabels } from '../../../sandbox/src/extraction/labels';
 import { normalizeValue } from '../../../sandbox/src/extraction/normalize';
-import { betterReading, joinSplitAmounts, type OcrPage, type OcrWord } from '../../../sandbox/src/extraction/ocr';
+import { betterReading, emOfLine, joinSplitAmounts, type OcrPage, type OcrWord } from '../../../sandbox/src/extraction/ocr';
 import { readTable } from '../../../sandbox/src/extraction/tables';
 import { LINE_ITEMS } from './test-documents';
 import { toLines } from '../../../sandbox/src/extraction/text-lines';
@@ -11,6 +11,12 @@ import type { FieldDefinition } from '../../../sandbox/src/extraction/types';
 const items = LINE_ITEMS;
 
 describe('OCR-tolerant rules (scans and photos)', () => {
+	it('takes a line without descending glyphs for capitals: its font is taller than its box', () => {
+		const bbox = { x0: 0, y0: 100, x1: 400, y1: 129 };
+		expect(emOfLine({ text: 'VAT GB 123 4567 89', bbox })).toBeCloseTo(29 / 0.72);
+		expect(emOfLine({ text: 'Shipping 12.00', bbox })).toBe(29);
+	});
+
 	it('reads a table whose header OCR garbled, printed on two lines, without a description column', () => {
 		// Columns at 2, 20, 50, 62, 78 (as the layout rebuild keeps them).
 		const row = (...cells: string[]): string => cells.reduce((line, cell, index) => line.padEnd([2, 20, 50, 62, 78][index]) + cell, '');

@@ -105,6 +105,12 @@ describe('layoutLines', () => {
 		const ocrWord = (text: string, x: number, width: number) => ({ ...piece(text, x, 10, width), word: true });
 		expect(layoutLines([ocrWord('6/10/2019', 0, 45), ocrWord('13:59', 45.5, 25)])).toEqual(['6/10/2019 13:59']);
 	});
+
+	it('judges the gap between OCR words by the font size the glyphs show, not by a line of capitals\' short box', () => {
+		// `VAT GB 123`: the line's box is the capitals' height (7.2 for a font of 10); a word space of 5.
+		const capitals = (text: string, x: number, width: number) => ({ ...piece(text, x, 10, width), fontSize: 7.2, em: 10, word: true });
+		expect(layoutLines([capitals('VAT', 0, 20), capitals('GB', 25, 14), capitals('123', 44, 18)])).toEqual(['VAT GB 123']);
+	});
 });
 
 describe('guessLanguage', () => {

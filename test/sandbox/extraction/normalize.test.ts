@@ -171,6 +171,14 @@ describe('normalizeValue', () => {
 		expect(normalizeValue('email', 'Card')).toBeUndefined();
 	});
 
+	it('reads a labelled date printed as digits only, year first (20260815), but no other run of eight digits', () => {
+		expect(normalizeValue('date', '20260815')).toMatchObject({ value: '2026-08-15', notes: ['read as year-month-day (digits only)'] });
+		expect(normalizeValue('date', '20261315')).toBeUndefined();
+		expect(normalizeValue('date', '12345678')).toBeUndefined();
+		expect(normalizeValue('date', '202608151')).toBeUndefined();
+		expect(parseDate('Order 20260815')).toBeUndefined();
+	});
+
 	it('uses the document style and keeps strings as printed', () => {
 		expect(normalizeValue('currency', '1.234', { decimalSeparator: ',' })?.value).toBe(1234);
 		expect(normalizeValue('currency', '1,234', { decimalSeparator: ',' })?.value).toBe(1.234);

@@ -142,6 +142,11 @@ describe('due dates', () => {
 		expect([value(data, 'invoice_date'), value(data, 'due_date')]).toEqual(['2021-02-15', '2021-03-15']);
 	});
 
+	it('reads two labelled dates on one line, each printed as digits only (Factur-X format 102)', () => {
+		const data = extract(invoice, 'FACTURE\nN° FA-2026-0001\nDate : 20260815 · Échéance : 20260914', 'fr');
+		expect([value(data, 'invoice_date'), value(data, 'due_date')]).toEqual(['2026-08-15', '2026-09-14']);
+	});
+
 	it('finds the days of the payment terms in several languages, not from delivery or amounts', () => {
 		const days = (text: string) => termDays(toLines([text]))?.days;
 		expect(days('Payment is due within 15 days')).toBe(15);

@@ -48,6 +48,9 @@ const NUMERIC_DATE = /(?<!\d)(\d{1,2})([./-])(\d{1,2})\2(\d{4}|\d{2})(?!\d)/u;
 const DAY_MONTH_NAME = /(?<!\d)(\d{1,2})(?:st|nd|rd|th|er|o|º)?\.?[\s-]*(?:de\s+)?(\p{L}{3,})\.?\s*[,-]?\s*(?:de\s+)?(\d{4}|\d{2})(?![\d:])/u;
 const MONTH_NAME_DAY = /(\p{L}{3,})\.?\s*[\s-]\s*(\d{1,2})(?:st|nd|rd|th)?\s*,?\s*(\d{4})(?!\d)/u;
 
+/** Eight digits, year first (`20260815`, Factur-X's format 102), at the start of a labelled value. */
+const DIGITS_ONLY_DATE = /^((?:19|20)\d{2})(\d{2})(\d{2})(?![\d.,/-])/u;
+
 /** A date with a four-digit year that OCR ran into the time after it (`6/10/201913:59`). */
 const GLUED_TIME = /(?<!\d)(\d{1,2}[./-]\d{1,2}[./-]\d{4})(?=\d{1,2}:\d{2})/gu;
 
@@ -64,6 +67,8 @@ function firstWithMonth(text: string, pattern: RegExp, group: number): RegExpExe
 export interface DateOptions {
 	/** Read `03/05/2026` as March 5 (US style) instead of 3 May. */
 	monthFirst?: boolean;
+	/** Read eight digits opening the text as a date (`20260815`): only where a label says a date follows. */
+	digitsOnly?: boolean;
 }
 
 /** The first date in `raw`, or undefined. */
@@ -100,5 +105,8 @@ export function parseDate(raw: string, options: DateOptions = {}): ParsedDate | 
 		const value = iso(Number(match[3]), MONTHS.get(match[1]) ?? 0, Number(match[2]));
 		if (value) return { value, text: match[0], notes: ['month name read'], ambiguous: false };
 	}
+	match = options.digitsOnly ? DIGITS_ONLY_DATE.exec(folded.trimStart()) : null;
+	const value = match ? iso(Number(match[1]), Number(match[2]), Number(match[3])) : undefined;
+	if (match && value) return { value, text: match[0], notes: ['read as year-month-day (digits only)'], ambiguous: false };
 	return undefined;
 }

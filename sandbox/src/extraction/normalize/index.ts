@@ -47,7 +47,7 @@ export function normalizeValue(type: string, raw: string, style: DocumentStyle =
 			return parsed && { value: parsed.value, text: parsed.text, notes: parsed.notes, currency: parsed.currency };
 		}
 		case 'date': {
-			const parsed = parseDate(trimmed, { monthFirst: style.monthFirstDates });
+			const parsed = parseDate(trimmed, { monthFirst: style.monthFirstDates, digitsOnly: true });
 			return parsed && { value: parsed.value, text: parsed.text, notes: parsed.notes };
 		}
 		case 'boolean':

@@ -308,6 +308,10 @@ describe('net amounts (subtotals) in seven languages', () => {
 		['Base tributável  100,00\nIVA 23%  23,00\nTotal  123,00', 100],
 		['Total HT          Total TVA         Total TTC\n1 000,00 €        200,00 €          1 200,00 €', 1000],
 		['SUBTOTAL$100.00\nTAX$8.00\nTOTAL$108.00', 100],
+		['Montant total net  135,00 €\nTaxe sur la valeur ajoutée (19,00 %)  25,65 €\nMontant total brut  160,65 €', 135],
+		['Montant net  100,00 €\nMontant de la TVA  20,00 €\nMontant brut  120,00 €', 100],
+		['Importe neto  100,00 €\nImpuesto sobre el valor añadido (21 %)  21,00 €\nImporte bruto  121,00 €', 100],
+		['Totale netto  100,00 €\nImposta sul valore aggiunto (22 %)  22,00 €\nTotale lordo  122,00 €', 100],
 	])('%j -> %d, all three believed once they add up', (text, expected) => {
 		const data = extract(invoice, text);
 		expect(value(data, 'subtotal')).toBe(expected);

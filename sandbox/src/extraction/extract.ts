@@ -8,8 +8,8 @@ import { emptyResult, readScalarFields, type ScalarAlternative, type ScalarResul
 import { labelledCurrency } from './currency';
 import { checkLabelledSupplier } from './supplier';
 import { readTable } from './tables';
-import { humanise, toLines, type TextLine } from './text-lines';
-import { DIRECT_DEBIT_WORDS, OTHER_TERM_START, PAYER_ACCOUNT_WORDS, PAYMENT_BLOCK_WORDS, PAYMENT_TERM_DAYS } from './vocabulary';
+import { fold, humanise, toLines, type TextLine } from './text-lines';
+import { DIRECT_DEBIT_WORDS, NO_TAX_CHARGED, OTHER_TERM_START, PAYER_ACCOUNT_WORDS, PAYMENT_BLOCK_WORDS, PAYMENT_TERM_DAYS } from './vocabulary';
 import type { ExtractedData, ExtractedField, FieldDefinition, OcrWordConfidence, ReadDocument, ScalarValue, TemplateLike } from './types';
 
 /** Reported as `doc_metadata.ocr_provider`: the sandbox reads text layers and metadata, no OCR. */
@@ -111,10 +111,12 @@ function resultNamed(fields: FieldDefinition[], results: Map<FieldDefinition, Sc
 }
 
 /** Cross-checks between fields (plausibility.ts): total, subtotal and tax against each other and the line items. */
-function crossCheck(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, tables: ExtractedField[]): void {
+function crossCheck(fields: FieldDefinition[], results: Map<FieldDefinition, ScalarResult>, tables: ExtractedField[], lines: TextLine[]): void {
 	const totalField = resultNamed(fields, results, AMOUNT_NAMES.total);
 	const subtotalField = resultNamed(fields, results, AMOUNT_NAMES.subtotal);
 	const taxField = resultNamed(fields, results, AMOUNT_NAMES.tax);
+	// The statement that no tax is charged (`TVA non applicable, art. 293 B du CGI`) holds no tax amount.
+	if (taxField && NO_TAX_CHARGED.test(fold(results.get(taxField)?.source_fragment ?? ''))) results.set(taxField, emptyResult());
 	if (!totalField && !subtotalField) return;
 	const rows = tables.find((table) => Array.isArray(table.value) && table.value.some((row) => typeof row.amount === 'number'))?.value;
 	const lineAmounts = Array.isArray(rows) ? rows.map((row) => row.amount).filter((amount): amount is number => typeof amount === 'number') : undefined;
@@ -123,6 +125,7 @@ function crossCheck(fields: FieldDefinition[], results: Map<FieldDefinition, Sca
 		subtotal: subtotalField && results.get(subtotalField),
 		tax: taxField && results.get(taxField),
 		lineAmounts,
+		noTaxStatement: lines.find((line) => NO_TAX_CHARGED.test(line.folded))?.text.trim(),
 	});
 	if (totalField && checked.total) results.set(totalField, checked.total);
 	if (subtotalField && checked.subtotal) results.set(subtotalField, checked.subtotal);
@@ -478,7 +481,7 @@ export function extractData(template: TemplateLike, doc: ReadDocument, ctx: { fi
 	otherVatIdPrinted(scalarFields, results, lines);
 	checkedIban(scalarFields, results, freeLines);
 	orderNotInvoice(scalarFields, results);
-	crossCheck(scalarFields, results, [...byName.values()]);
+	crossCheck(scalarFields, results, [...byName.values()], lines);
 	dropDueBeforeIssue(scalarFields, results);
 	dueFromTerms(scalarFields, results, freeLines);
 	for (const field of scalarFields) byName.set(field, toExtractedField(field, results.get(field) ?? emptyResult()));

@@ -344,6 +344,8 @@ export interface AmountFields {
 	tax?: ScalarResult;
 	/** Amounts of the line items read, when the template has a table of them. */
 	lineAmounts?: number[];
+	/** A line stating that no tax is charged (`Umsatzsteuerbefreit nach §19 UStG`, `TVA non applicable`). */
+	noTaxStatement?: string;
 }
 
 /**
@@ -412,6 +414,12 @@ export function crossCheckAmounts(fields: AmountFields): AmountFields {
 	if (t === undefined && s !== undefined && x !== undefined && isCommonRate(x, s)) {
 		total = derived(s + x, 0.6, `not found; subtotal + tax (${s} + ${x}), a usual tax rate`);
 		t = roundMoney(s + x);
+	}
+
+	// No tax printed, the net the gross, and a statement that none is charged: two kinds of evidence for a tax of 0.
+	if (x === undefined && t !== undefined && s !== undefined && agrees(s, t) && fields.noTaxStatement) {
+		tax = { value: 0, confidence: 0.85, source_fragment: fields.noTaxStatement, raw_candidates: [], normalization_notes: `no tax charged: '${fields.noTaxStatement}', and subtotal = total` };
+		x = 0;
 	}
 
 	const consistent = t !== undefined && s !== undefined && x !== undefined && agrees(s + x, t) && !oppositeSigns(s, x);

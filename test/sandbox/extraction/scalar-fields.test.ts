@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { termDays } from '../../../sandbox/src/extraction/extract';
 import { findLabels } from '../../../sandbox/src/extraction/labels';
-import { confidenceOf, extractText, templateNamed, valueOf } from './test-documents';
+import { confidenceOf, extractText, fieldOf, templateNamed, valueOf } from './test-documents';
 import { toLines } from '../../../sandbox/src/extraction/text-lines';
 import type { FieldDefinition, TemplateLike } from '../../../sandbox/src/extraction/types';
 
@@ -279,6 +279,25 @@ describe('invoice number labels in seven languages', () => {
 		expect(read('Invoice number: 12/01/2020', 'invoice_number').value).toBeNull();
 		const underTitle = read('Invoice              Date\nINV-881              12/01/2020', 'invoice_number');
 		expect(underTitle.confidence).toBeLessThan(0.8);
+	});
+});
+
+describe('no tax charged', () => {
+	it.each([
+		['Gesamtbetrag Netto  14,90 €\nGesamtbetrag Brutto  14,90 €\nUmsatzsteuerbefreit nach §19 UStG', 'de'],
+		['Summe Waren  9,90\nRechnungssumme  9,90\nIm ausgewiesenen Rechnungsbetrag ist gemäß § 19 UStG keine Umsatzsteuer enthalten.', 'de'],
+		['Total HT  100,00 €\nTotal TTC  100,00 €\nTVA non applicable, art. 293 B du CGI', 'fr'],
+		['Net amount  250.00\nTotal  250.00\nReverse charge: the customer accounts for the VAT', 'en'],
+	])('%j: a tax of 0, stated and checked by net = gross', (text, language) => {
+		const data = extract(invoice, text, language);
+		expect(value(data, 'tax_amount')).toBe(0);
+		expect(confidence(data, 'tax_amount')).toBeGreaterThanOrEqual(0.8);
+		expect(String(fieldOf(data, 'tax_amount').normalization_notes)).toMatch(/no tax charged/);
+	});
+
+	it('takes no tax of 0 without the statement, nor where the net is not the gross', () => {
+		expect(value(extract(invoice, 'Subtotal  14.90\nTotal  14.90'), 'tax_amount')).toBeNull();
+		expect(value(extract(invoice, 'Net amount  100.00\nTotal  119.00\nReverse charge'), 'tax_amount')).not.toBe(0);
 	});
 });
 

@@ -329,6 +329,7 @@ describe('net amounts (subtotals) in seven languages', () => {
 		['SUBTOTAL$100.00\nTAX$8.00\nTOTAL$108.00', 100],
 		['Montant total net  135,00 €\nTaxe sur la valeur ajoutée (19,00 %)  25,65 €\nMontant total brut  160,65 €', 135],
 		['Montant net  100,00 €\nMontant de la TVA  20,00 €\nMontant brut  120,00 €', 100],
+		['MONTANT TOTAL HT  1.000,00 €\nRemise pourcentage  - 100,00 €\nBase de TVA  900,00 €\nMontant TVA  185,40 €\nTotal T.T.C.  1.085,40 €', 900],
 		['Importe neto  100,00 €\nImpuesto sobre el valor añadido (21 %)  21,00 €\nImporte bruto  121,00 €', 100],
 		['Totale netto  100,00 €\nImposta sul valore aggiunto (22 %)  22,00 €\nTotale lordo  122,00 €', 100],
 	])('%j -> %d, all three believed once they add up', (text, expected) => {

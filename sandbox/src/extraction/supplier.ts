@@ -76,9 +76,24 @@ const CAPITAL_FORMS = new Set(['sa', 'sas', 'sasu', 'ag', 'kg', 'bv', 'nv', 'sl'
 /** Forms written with a capital first letter (`Nokia Oyj`, `Maersk ApS`). */
 const TITLE_CASE_FORMS = new Set(['oy', 'oyj', 'aps', 'pvt', 'pty', 'lda', 'ltda']);
 
+/** Company forms written out, in the folded text (`Société Anonyme`, `Gesellschaft mit beschränkter Haftung`). */
+const SPELLED_FORMS =
+	'societe anonyme|societe par actions simplifiee(?: unipersonnelle)?|societe a responsabilite limitee|societe en nom collectif|aktiengesellschaft|gesellschaft mit beschrankter haftung|kommanditgesellschaft|sociedad anonima|sociedad limitada|sociedad de responsabilidad limitada|societa per azioni|societa a responsabilita limitata|naamloze vennootschap|besloten vennootschap|sociedade anonima|sociedade por quotas|public limited company|limited liability company';
+/**
+ * A written-out form after the name and a separator, ending the phrase or followed by the capital
+ * or the seat (`BOUYGUES TELECOM - Société Anonyme au capital de ...`).
+ */
+const SPELLED_FORM_AFTER_NAME = new RegExp(`(?:\\s[-–—|•·]\\s|,\\s*)(?:${SPELLED_FORMS})(?=\\s*(?:$|[-–—,|•·;(]|au capital|with|con capital|com capital|mit sitz|met zetel))`, 'u');
+
+/** The last segment of `text` between separators, without a copyright mark or year before it. */
+function lastSegment(text: string): string {
+	return (text.split(/\s[|•·–—;-]\s|[|•·;]/u).pop() ?? '').replace(/^\s*(?:©|\(c\)|copyright)?\s*(?:\d{4}(?:\s*-\s*\d{4})?)?\s*/iu, '').trim();
+}
+
 /**
  * The legal name a cell holds: its text up to the company form (`Free SAS au capital de ...` ->
- * `Free SAS`), after any separator or copyright before it, if it reads as a name of at most 6 words.
+ * `Free SAS`), after any separator or copyright before it, if it reads as a name of at most 6 words;
+ * or the name before a company form written out (`ACME - Société Anonyme au capital de ...` -> `ACME`).
  */
 export function legalName(text: string): string | undefined {
 	const form = new RegExp(COMPANY_FORM.source, 'giu');
@@ -86,11 +101,12 @@ export function legalName(text: string): string | undefined {
 		if (!isForm(match[0])) continue;
 		let end = match.index + match[0].length;
 		for (let more = NEXT_FORM.exec(text.slice(end)); more && isForm(more[0]); more = NEXT_FORM.exec(text.slice(end))) end += more[0].length;
-		const upTo = text.slice(0, end);
-		const segment = (upTo.split(/\s[|•·–—;-]\s|[|•·;]/u).pop() ?? '').replace(/^\s*(?:©|\(c\)|copyright)?\s*(?:\d{4}(?:\s*-\s*\d{4})?)?\s*/iu, '').trim();
+		const segment = lastSegment(text.slice(0, end));
 		if (segment.split(/\s+/u).length <= 7 && /^[\p{Lu}\p{N}]/u.test(segment) && nameLike(segment)) return segment;
 	}
-	return undefined;
+	const spelled = SPELLED_FORM_AFTER_NAME.exec(fold(text));
+	const before = spelled ? lastSegment(text.slice(0, spelled.index)) : '';
+	return before.split(/\s+/u).length <= 6 && /^[\p{Lu}\p{N}]/u.test(before) && nameLike(before) ? before : undefined;
 }
 
 /** Whether a matched form is one: short forms are capitals (`SA`, `AG`), else they are words (`sa`, `as`). */

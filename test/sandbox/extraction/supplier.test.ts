@@ -24,6 +24,9 @@ describe('company forms and names', () => {
 		['Musterhandel e.K.', 'Musterhandel e.K.'],
 		['Free SAS au capital de 3 441 812 €', 'Free SAS'],
 		['© 2021 Northwind Traders Ltd | All rights reserved', 'Northwind Traders Ltd'],
+		['BOUYGUES TELECOM - Société Anonyme au capital de 712 588 399,56 € - Siège social : 37-39, rue Boissière', 'BOUYGUES TELECOM'],
+		['Muster Bau, Gesellschaft mit beschränkter Haftung, Sitz Stuttgart', 'Muster Bau'],
+		['Rossi Costruzioni – Società per azioni', 'Rossi Costruzioni'],
 	])('%s -> %s', (text, name) => {
 		expect(legalName(text)).toBe(name);
 	});
@@ -32,6 +35,7 @@ describe('company forms and names', () => {
 		expect(legalName('Foo Ltd as agent')).toBe('Foo Ltd');
 		expect(legalName('the company said')).toBeUndefined();
 		expect(legalName('paid in sa branch')).toBeUndefined();
+		expect(legalName('Please note - Société Anonyme rules apply')).toBeUndefined();
 	});
 
 	it('compares names without case, accents, punctuation or company form', () => {

@@ -1,5 +1,5 @@
 import { appliesBalanceCheck, appliesCompliance, balanceCheck, invoiceCompliance } from './checks';
-import { compactIdentifier, fallbackValue } from './fallbacks';
+import { compactIdentifier, fallbackValue, ISSUER_VAT_FIELDS } from './fallbacks';
 import { customerBlocks, inCustomerBlock } from './customer-block';
 import { adjust, AMOUNT_NAMES, crossCheckAmounts, isIbanField, withAlternative } from './plausibility';
 import { compactTaxId, fieldTypeOf, findIbans, guessDecimalSeparator, taxIdKind, type DocumentStyle } from './normalize';
@@ -195,7 +195,6 @@ function dueFromTerms(fields: FieldDefinition[], results: Map<FieldDefinition, S
 }
 
 /** Fields holding the VAT id of the document's issuer, never the customer's. */
-const ISSUER_VAT_FIELDS = new Set(['supplier_vat_id', 'merchant_vat_id', 'vendor_vat_id', 'seller_vat_id']);
 /** The most a VAT id moved from the issuer's field to the customer's keeps: the block was guessed from its heading. */
 const MOVED_VAT_CAP = 0.75;
 

@@ -4,7 +4,7 @@
  * name (supplier.ts). They come with a lower confidence than labelled values.
  */
 import { documentCurrency } from './currency';
-import { fieldTypeOf, findIbans, parseDate, parseEmail, type DocumentStyle } from './normalize';
+import { compactTaxId, fieldTypeOf, findIbans, parseDate, parseEmail, vatCheckDigitsHold, type DocumentStyle } from './normalize';
 import type { ScalarResult } from './scalar-fields';
 import { supplierName } from './supplier';
 import type { TextLine } from './text-lines';
@@ -32,6 +32,24 @@ function firstValidIban(lines: TextLine[]): ScalarResult | undefined {
 	for (const line of lines) {
 		const iban = findIbans(line.text).find((candidate) => candidate.valid);
 		if (iban) return found(iban.value, line, 0.65, 'no label; an IBAN whose check digits hold (mod 97); removed spaces');
+	}
+	return undefined;
+}
+
+/** Fields that hold the issuer's VAT id. */
+export const ISSUER_VAT_FIELDS = new Set(['supplier_vat_id', 'merchant_vat_id', 'vendor_vat_id', 'seller_vat_id']);
+/** A VAT id with spaces or dots for reading (`FR 74 397 480 930`). */
+const SPACED_VAT_ID = /\b[A-Z]{2}(?:[\s.]?\d){9,11}\b/gu;
+
+/**
+ * Without a label, a VAT id only where its own check digits hold (France, Belgium), the last one
+ * printed: the legal mentions close the page, the customer's block opens it. Below 0.8, as no
+ * label says whose id it is.
+ */
+function lastCheckedVatId(lines: TextLine[]): ScalarResult | undefined {
+	for (const line of [...lines].reverse()) {
+		const ids = [...line.text.matchAll(SPACED_VAT_ID)].map((match) => compactTaxId(match[0])).filter((id) => vatCheckDigitsHold(id) === true);
+		if (ids.length > 0) return found(ids[ids.length - 1], line, 0.6, 'no label; a VAT id whose check digits hold, the last printed');
 	}
 	return undefined;
 }
@@ -96,6 +114,7 @@ export function fallbackValue(field: FieldDefinition, lines: TextLine[], style: 
 	if (ISSUE_DATE_FIELDS.has(field.name) && type === 'date') return firstDate(lines, style);
 	if (field.name === 'due_date' && type === 'date') return directDebitDate(lines, style);
 	if (LETTERHEAD_FIELDS.has(field.name)) return supplierName(lines);
+	if (ISSUER_VAT_FIELDS.has(field.name)) return lastCheckedVatId(lines);
 	return undefined;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findCurrencies, findIbans, guessDecimalSeparator, isValidAbn, isValidIban, isValidVatId, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone, taxIdKind } from '../../../sandbox/src/extraction/normalize';
+import { vatCheckDigitsHold, findCurrencies, findIbans, guessDecimalSeparator, isValidAbn, isValidIban, isValidVatId, normalizeValue, parseBoolean, parseDate, parseEmail, parseMoney, parseNumber, parsePhone, taxIdKind } from '../../../sandbox/src/extraction/normalize';
 
 describe('parseNumber', () => {
 	it.each([
@@ -220,6 +220,17 @@ describe('IBAN check digits (ISO 13616 mod 97)', () => {
 		// Shorter than any IBAN (a VAT id, the start of an IBAN cut by a wide gap): not found.
 		expect(findIbans('IBAN DE89 3704 0044      0532 0130 00')).toEqual([]);
 		expect(findIbans('Invoice INV-2019 of 12/01/2020, VAT DE123456789')).toEqual([]);
+	});
+});
+
+describe('VAT id check digits', () => {
+	it('checks the French key and the Belgian mod 97, and says nothing of other countries', () => {
+		expect(vatCheckDigitsHold('FR 74 397 480 930')).toBe(true);
+		expect(vatCheckDigitsHold('FR40123456824')).toBe(true);
+		expect(vatCheckDigitsHold('FR41123456824')).toBe(false);
+		expect(vatCheckDigitsHold('BE0123456749')).toBe(true);
+		expect(vatCheckDigitsHold('BE0123456748')).toBe(false);
+		expect(vatCheckDigitsHold('DE123456789')).toBeUndefined();
 	});
 });
 

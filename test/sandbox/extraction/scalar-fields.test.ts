@@ -345,6 +345,20 @@ describe('net amounts (subtotals) in seven languages', () => {
 	});
 });
 
+describe('an issuer VAT id printed without a label', () => {
+	const legal = (id: string) => `Facture n° 11608848301659\nMontant TTC  12,99 €\nBOUYGUES TELECOM - Société Anonyme au capital de 712 588 399,56 € - 397 480 930 R.C.S. PARIS - ${id}`;
+
+	it('is read where its check digits hold (the French key of the SIREN), below 0.8', () => {
+		const data = extract(invoice, legal('FR 74 397 480 930'), 'fr');
+		expect(value(data, 'supplier_vat_id')).toBe('FR74397480930');
+		expect(confidence(data, 'supplier_vat_id')).toBeLessThan(0.8);
+	});
+
+	it('is not read where they do not', () => {
+		expect(value(extract(invoice, legal('FR 75 397 480 930'), 'fr'), 'supplier_vat_id')).toBeNull();
+	});
+});
+
 describe('the supplier VAT id, not the customer one', () => {
 	it.each([
 		['VAT ID: DE123456789', 'DE123456789'],

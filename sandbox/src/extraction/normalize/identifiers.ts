@@ -142,6 +142,20 @@ export function taxIdKind(raw: string): string | undefined {
 }
 
 /** A well-formed VAT id: its country's shape, or a country prefix and 2-13 characters for the others. */
+/**
+ * Whether a VAT id's own check digits hold, for the countries whose ids carry them in a simple
+ * published form: France (the key is (12 + 3 x (SIREN mod 97)) mod 97) and Belgium (the last two
+ * digits are 97 - the first eight mod 97). Undefined elsewhere: only the shape can be checked.
+ */
+export function vatCheckDigitsHold(raw: string): boolean | undefined {
+	const id = compactTaxId(raw);
+	const fr = /^FR(\d{2})(\d{9})$/u.exec(id);
+	if (fr) return Number(fr[1]) === (12 + 3 * (Number(fr[2]) % 97)) % 97;
+	const be = /^BE([01]\d{7})(\d{2})$/u.exec(id);
+	if (be) return Number(be[2]) === 97 - (Number(be[1]) % 97);
+	return undefined;
+}
+
 export function isValidVatId(raw: string): boolean {
 	const id = compactTaxId(raw);
 	const format = VAT_ID_FORMATS[id.slice(0, 2)];

@@ -5,7 +5,7 @@ import type { ScalarValue } from '../types';
 
 export { parseBoolean, parseEmail, parsePhone } from './contact';
 export { parseDate, type ParsedDate } from './dates';
-export { compactIban, compactTaxId, findIbans, isValidAbn, isValidIban, isValidVatId, taxIdKind, type FoundIban } from './identifiers';
+export { compactIban, compactTaxId, findIbans, isValidAbn, isValidIban, isValidVatId, taxIdKind, vatCheckDigitsHold, type FoundIban } from './identifiers';
 export { findCurrencies, findCurrency, guessDecimalSeparator, parseMoney, parseNumber, roundMoney, type DecimalSeparator } from './numbers';
 
 /** How the document writes numbers and dates; guessed once per document. */

@@ -147,6 +147,11 @@ describe('due dates', () => {
 		expect([value(data, 'invoice_date'), value(data, 'due_date')]).toEqual(['2026-08-15', '2026-09-14']);
 	});
 
+	it('reads the due date under a `Fälligkeit` heading in a row of headings', () => {
+		const data = extract(invoice, 'Rechnung Nr. TX-471102 vom 15.11.2024\n\nZahlungsbedingungen\nBeschreibung                            Fälligkeit                              Teilzahlung\n                                        15.12.2024', 'de');
+		expect(value(data, 'due_date')).toBe('2024-12-15');
+	});
+
 	it('finds the days of the payment terms in several languages, not from delivery or amounts', () => {
 		const days = (text: string) => termDays(toLines([text]))?.days;
 		expect(days('Payment is due within 15 days')).toBe(15);

@@ -220,14 +220,15 @@ const CENTS = /\d[.,]\d{2}(?!\d)/u;
  */
 function losesMoneyShape(read: RowRead, before: RowRead[], itemFields: FieldDefinition[]): boolean {
 	const amount = itemField(itemFields, 'amount');
-	const raw = amount && amountText(read, amount);
+	const raw = amount && textUnder(read, amount);
 	const text = raw === undefined ? undefined : repairOcrSlips('currency', raw);
 	if (!amount || text === undefined || CENTS.test(text) || /[$€£]/u.test(text) || before.length === 0) return false;
-	return before.every((previous) => CENTS.test(amountText(previous, amount) ?? ''));
+	return before.every((previous) => CENTS.test(textUnder(previous, amount) ?? ''));
 }
 
-function amountText(read: RowRead, amount: FieldDefinition): string | undefined {
-	return [...read.textsByColumn].find(([column]) => column.field === amount)?.[1];
+/** The row's text under the column of `field`. */
+function textUnder(read: RowRead, field: FieldDefinition | undefined): string | undefined {
+	return field && [...read.textsByColumn].find(([column]) => column.field === field)?.[1];
 }
 
 /**
@@ -533,7 +534,7 @@ function appendContinuation(previous: TableRow, read: RowRead, itemFields: Field
 
 /** Whether the row's text under the column of `field` has a digit. */
 function digitsUnder(read: RowRead, field: FieldDefinition | undefined): boolean {
-	const text = field && [...read.textsByColumn].find(([column]) => column.field === field)?.[1];
+	const text = textUnder(read, field);
 	return text !== undefined && /\d/u.test(text);
 }
 
@@ -551,7 +552,7 @@ function detailsItemAbove(read: RowRead, segment: RowRead[], itemFields: FieldDe
 /** A detail line's text under the description column goes on in the item's description; false when it has none. */
 function wrapsDescription(item: TableRow, read: RowRead, line: TextLine, itemFields: FieldDefinition[]): boolean {
 	const description = descriptionField(itemFields);
-	const text = description && [...read.textsByColumn].find(([column]) => column.field === description)?.[1];
+	const text = textUnder(read, description);
 	if (!description || text === undefined || opensWithLabel(line) || !/\p{L}/u.test(text)) return false;
 	item[description.name] = typeof item[description.name] === 'string' ? `${String(item[description.name])} ${text}` : text;
 	return true;

@@ -223,14 +223,16 @@ describe('IBAN check digits (ISO 13616 mod 97)', () => {
 	});
 });
 
-describe('VAT id check digits', () => {
-	it('checks the French key and the Belgian mod 97, and says nothing of other countries', () => {
-		expect(vatCheckDigitsHold('FR 74 397 480 930')).toBe(true);
-		expect(vatCheckDigitsHold('FR40123456824')).toBe(true);
-		expect(vatCheckDigitsHold('FR41123456824')).toBe(false);
-		expect(vatCheckDigitsHold('BE0123456749')).toBe(true);
-		expect(vatCheckDigitsHold('BE0123456748')).toBe(false);
-		expect(vatCheckDigitsHold('DE123456789')).toBeUndefined();
+describe('VAT id check digits: the French key and the Belgian mod 97, nothing said of other countries', () => {
+	it.each([
+		['FR 74 397 480 930', true],
+		['FR40123456824', true],
+		['FR41123456824', false],
+		['BE0123456749', true],
+		['BE0123456748', false],
+		['DE123456789', undefined],
+	])('%s -> %s', (raw, holds) => {
+		expect(vatCheckDigitsHold(raw)).toBe(holds);
 	});
 });
 
